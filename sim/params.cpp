@@ -1,0 +1,55 @@
+#include "params.h"
+
+#include <array>
+
+namespace vorton {
+
+std::string_view SolverName(Solver solver) {
+    switch (solver) {
+        case Solver::Direct: return "direct";
+        case Solver::Tree: return "tree";
+    }
+    return "?";
+}
+
+std::span<const ParamInfo<SimParams>> SimParamInfos() {
+    using P = SimParams;
+    static const std::array<ParamInfo<P>, 12> infos{{
+        {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
+         "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0"},
+        {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
+         "gravity vector g; points down (z is up)"},
+        {"viscosity", "Viscosity", "m^2/s", &P::viscosity, 0.0f, 1.0e-2f, true, false,
+         "kinematic viscosity nu, applied by particle strength exchange"},
+        {"dt", "Time step", "s", &P::dt, 1.0e-4f, 0.1f, true, true, "simulated time per step"},
+        {"solver", "Solver", "", &P::solver, 0.0f, 1.0f, true, false,
+         "velocity from vorticity: direct (exact, O(N^2)) or tree (treecode, O(N log N))"},
+        {"tree_theta", "Tree opening angle", "", &P::treeTheta, 0.05f, 1.0f, true, false,
+         "treecode accepts a cluster when its radius / distance is below this"},
+        {"tree_leaf_size", "Tree leaf size", "", &P::treeLeafSize, 1.0f, 64.0f, true, false,
+         "vortons per treecode leaf at most"},
+        {"velocity_grid_cells", "Velocity grid cells", "", &P::velocityGridCells, 512.0f, 4.0e6f, true,
+         true, "target number of cells of the grid tracers interpolate velocity from"},
+        {"max_speed", "Blow-up speed", "m/s", &P::maxSpeed, 0.1f, 1.0e4f, true, true,
+         "a vorton faster than this stops the run as a blow-up"},
+        {"vorton_count", "Vortons", "", &P::vortonCount, 1.0f, float(kMaxVortons), false, true,
+         "target vorton count, spread over the groups (applied on reset)"},
+        {"tracer_count", "Tracers", "", &P::tracerCount, 0.0f, float(kMaxTracers), false, true,
+         "target tracer count, spread over the groups (applied on reset)"},
+        {"seed", "Random seed", "", &P::seed, 0.0f, 1.0e9f, false, false,
+         "seed of the tracer placement (applied on reset)"},
+    }};
+    return infos;
+}
+
+std::span<const ParamInfo<DensityGroup>> GroupParamInfos() {
+    using G = DensityGroup;
+    static const std::array<ParamInfo<G>, 2> infos{{
+        {"density_deviation", "Density deviation", "kg/m^3", &G::densityDeviation, -1.0e3f, 1.0e3f, true,
+         false, "density of this group's fluid minus the ambient density"},
+        {"dye", "Dye colour", "rgb", &G::dye, 0.0f, 1.0f, true, false, "colour of this group's tracers"},
+    }};
+    return infos;
+}
+
+}  // namespace vorton

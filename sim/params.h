@@ -1,0 +1,84 @@
+#pragma once
+/// \file
+/// Simulation parameters: plain structs with defaults, units and valid ranges,
+/// declared once. The panel, the scene files and `--set` all read the tables
+/// below (`SimParamInfos`, `GroupParamInfos`), so a key means the same thing
+/// everywhere.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <glm/vec3.hpp>
+
+namespace vorton {
+
+/// How velocity is computed from vorticity (Gourlay part 3).
+enum class Solver : std::uint8_t {
+    Direct,  ///< Biot–Savart by direct summation, O(N·M): the exact reference.
+    Tree,    ///< Barnes–Hut treecode of clustered vortons, O(N log N).
+};
+std::string_view SolverName(Solver solver);
+
+/// Fluid and solver parameters. Units in the comments; ranges in SimParamInfos().
+struct SimParams {
+    float ambientDensity = 1000.0f;          ///< ρ₀, kg/m³ (live)
+    glm::vec3 gravity{0.0f, 0.0f, -9.81f};   ///< g, m/s², points down; z is up (live)
+    float viscosity = 1.0e-5f;               ///< ν, kinematic viscosity, m²/s (live)
+    float dt = 0.02f;                        ///< time step, s (live)
+    Solver solver = Solver::Tree;            ///< velocity-from-vorticity solver (live)
+    float treeTheta = 0.5f;                  ///< treecode opening angle: cluster radius / distance (live)
+    int treeLeafSize = 8;                    ///< vortons per treecode leaf at most (live)
+    int velocityGridCells = 16384;           ///< target cell count of the tracer velocity grid (live)
+    float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)
+    int vortonCount = 4000;                  ///< target vorton count, spread over the groups (on reset)
+    int tracerCount = 100000;                ///< target tracer count, spread over the groups (on reset)
+    int seed = 1;                            ///< random seed for tracer placement (on reset)
+};
+
+/// A named region of fluid seeded with vortons and tracers (a "density group").
+struct DensityGroup {
+    enum class Shape : std::uint8_t { Sphere, Box, Torus };
+
+    std::string name;
+    Shape shape = Shape::Sphere;
+    glm::vec3 center{0.0f};            ///< m
+    float radius = 0.25f;              ///< m: sphere radius, torus major radius
+    float minorRadius = 0.05f;         ///< m: torus core radius
+    glm::vec3 halfExtents{0.25f};      ///< m: box half sizes
+    float waveAmplitude = 0.0f;        ///< m: box top/bottom faces displaced by a·cos(kx)·cos(ky)
+    float waveLength = 0.5f;           ///< m: wavelength of that displacement
+    float halo = 0.0f;                 ///< m: shell of zero-deviation vortons seeded around the shape
+    float densityDeviation = 0.0f;     ///< δρ, kg/m³ relative to the ambient density (live)
+    glm::vec3 dye{0.85f, 0.85f, 0.9f}; ///< RGB 0..1 colour of its tracers (live)
+    float circulation = 0.0f;          ///< Γ, m²/s: torus only, azimuthal vorticity Γ/(πa²)
+};
+
+/// One parameter: its key (as in scene files and `--set`), label, unit,
+/// range and whether an edit applies on the next step (live) or on reset.
+template <typename Struct>
+struct ParamInfo {
+    using Member = std::variant<float Struct::*, int Struct::*, glm::vec3 Struct::*, Solver Struct::*>;
+    std::string_view key;
+    std::string_view label;
+    std::string_view unit;
+    Member member;
+    float min;
+    float max;
+    bool live;
+    bool logScale;
+    std::string_view help;
+};
+
+/// All SimParams fields, in panel order.
+std::span<const ParamInfo<SimParams>> SimParamInfos();
+/// Per-group fields settable as `<group>.<key>`.
+std::span<const ParamInfo<DensityGroup>> GroupParamInfos();
+
+/// Thread-count-free upper bound on vortons and tracers a scene may ask for.
+inline constexpr int kMaxVortons = 1 << 22;
+inline constexpr int kMaxTracers = 1 << 26;
+
+}  // namespace vorton

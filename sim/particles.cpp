@@ -1,0 +1,33 @@
+#include "particles.h"
+
+namespace vorton {
+
+void Vortons::Clear() {
+    position.clear();
+    vorticity.clear();
+    radius.clear();
+    volume.clear();
+    group.clear();
+}
+
+void Vortons::Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g) {
+    position.push_back(x);
+    vorticity.push_back(omega);
+    radius.push_back(sigma);
+    volume.push_back(v);
+    group.push_back(g);
+}
+
+void Tracers::Clear() {
+    position.clear();
+    velocity.clear();
+    group.clear();
+}
+
+void Tracers::Add(glm::vec3 x, std::uint16_t g) {
+    position.push_back(x);
+    velocity.push_back(glm::vec3(0.0f));
+    group.push_back(g);
+}
+
+}  // namespace vorton

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Particle storage, structure-of-arrays: one array per quantity, all of the
+/// same length.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace vorton {
+
+/// Group index of vortons that carry no density group (the zero-deviation halo).
+inline constexpr std::uint16_t kAmbientGroup = 0xFFFF;
+
+/// Vortex particles (Gourlay part 3). Vorticity is stored as vorticity ω
+/// itself, not the articles' angular velocity ω/2, so no factors of ½ appear.
+/// The vector strength of vorton k is α_k = ω_k V_k.
+struct Vortons {
+    std::vector<glm::vec3> position;   ///< x_k, m
+    std::vector<glm::vec3> vorticity;  ///< ω_k, 1/s
+    std::vector<float> radius;         ///< σ_k, core radius of the regularised kernel, m
+    std::vector<float> volume;         ///< V_k, m³
+    std::vector<std::uint16_t> group;  ///< density group index, or kAmbientGroup
+
+    std::size_t Size() const { return position.size(); }
+    void Clear();
+    void Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g);
+};
+
+/// Passive tracers: moved by the flow, never feed back into it.
+struct Tracers {
+    std::vector<glm::vec3> position;   ///< m
+    std::vector<glm::vec3> velocity;   ///< m/s, of the last step (cached for collisions and output)
+    std::vector<std::uint16_t> group;  ///< density group index (dye colour, density deviation)
+
+    std::size_t Size() const { return position.size(); }
+    void Clear();
+    void Add(glm::vec3 x, std::uint16_t g);
+};
+
+}  // namespace vorton

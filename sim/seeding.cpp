@@ -1,0 +1,147 @@
+#include "seeding.h"
+
+#include <cassert>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include <glm/geometric.hpp>
+
+namespace vorton {
+
+namespace {
+constexpr float kPi = std::numbers::pi_v<float>;
+
+float WaveOffset(const DensityGroup& g, glm::vec3 x) {
+    if (g.waveAmplitude == 0.0f) return 0.0f;
+    const float k = 2.0f * kPi / g.waveLength;
+    return g.waveAmplitude * std::cos(k * x.x) * std::cos(k * x.y);
+}
+}  // namespace
+
+float ShapeVolume(const DensityGroup& g) {
+    switch (g.shape) {
+        case DensityGroup::Shape::Sphere: return 4.0f / 3.0f * kPi * g.radius * g.radius * g.radius;
+        case DensityGroup::Shape::Box: return 8.0f * g.halfExtents.x * g.halfExtents.y * g.halfExtents.z;
+        case DensityGroup::Shape::Torus: return 2.0f * kPi * kPi * g.radius * g.minorRadius * g.minorRadius;
+    }
+    return 0.0f;
+}
+
+bool ShapeContains(const DensityGroup& g, glm::vec3 x, float grow) {
+    const glm::vec3 d = x - g.center;
+    switch (g.shape) {
+        case DensityGroup::Shape::Sphere: return glm::dot(d, d) < (g.radius + grow) * (g.radius + grow);
+        case DensityGroup::Shape::Box: {
+            const glm::vec3 he = g.halfExtents + glm::vec3(grow);
+            const float dz = d.z - WaveOffset(g, x);
+            return std::abs(d.x) < he.x && std::abs(d.y) < he.y && std::abs(dz) < he.z;
+        }
+        case DensityGroup::Shape::Torus: {
+            const float rho = std::sqrt(d.x * d.x + d.y * d.y) - g.radius;
+            const float a = g.minorRadius + grow;
+            return rho * rho + d.z * d.z < a * a;
+        }
+    }
+    return false;
+}
+
+Aabb ShapeBounds(const DensityGroup& g, float grow) {
+    glm::vec3 half(0.0f);
+    switch (g.shape) {
+        case DensityGroup::Shape::Sphere: half = glm::vec3(g.radius); break;
+        case DensityGroup::Shape::Box:
+            half = g.halfExtents + glm::vec3(0.0f, 0.0f, std::abs(g.waveAmplitude));
+            break;
+        case DensityGroup::Shape::Torus:
+            half = glm::vec3(g.radius + g.minorRadius, g.radius + g.minorRadius, g.minorRadius);
+            break;
+    }
+    half += glm::vec3(grow);
+    return Aabb{g.center - half, g.center + half};
+}
+
+void SeedVortons(const SceneSetup& setup, Vortons& vortons) {
+    vortons.Clear();
+    const auto& groups = setup.groups;
+    assert(groups.size() < kAmbientGroup);
+    if (groups.empty() || setup.params.vortonCount <= 0) return;
+
+    float totalVolume = 0.0f;
+    Aabb bounds;
+    for (const auto& g : groups) {
+        DensityGroup grown = g;
+        grown.radius += g.shape == DensityGroup::Shape::Torus ? 0.0f : g.halo;
+        grown.minorRadius += g.halo;
+        grown.halfExtents += glm::vec3(g.halo);
+        totalVolume += ShapeVolume(grown);
+        bounds.Grow(ShapeBounds(g, g.halo));
+    }
+    const float h = std::cbrt(totalVolume / float(setup.params.vortonCount));
+    const glm::ivec3 n = glm::max(glm::ivec3(glm::ceil(bounds.Extent() / h)), glm::ivec3(1));
+    // Centre the lattice on the bounds so symmetric scenes seed symmetrically.
+    const glm::vec3 origin = bounds.Center() - 0.5f * h * glm::vec3(n) + glm::vec3(0.5f * h);
+    const float volume = h * h * h;
+
+    for (int k = 0; k < n.z; ++k) {
+        for (int j = 0; j < n.y; ++j) {
+            for (int i = 0; i < n.x; ++i) {
+                const glm::vec3 x = origin + h * glm::vec3(i, j, k);
+                std::uint16_t owner = kAmbientGroup;
+                bool inHalo = false;
+                for (std::size_t g = 0; g < groups.size(); ++g) {
+                    if (ShapeContains(groups[g], x)) {
+                        owner = std::uint16_t(g);
+                        break;
+                    }
+                    inHalo = inHalo || (groups[g].halo > 0.0f && ShapeContains(groups[g], x, groups[g].halo));
+                }
+                if (owner == kAmbientGroup && !inHalo) continue;
+                glm::vec3 omega(0.0f);
+                if (owner != kAmbientGroup) {
+                    const DensityGroup& g = groups[owner];
+                    if (g.shape == DensityGroup::Shape::Torus && g.circulation != 0.0f) {
+                        const glm::vec3 d = x - g.center;
+                        const float rho = std::sqrt(d.x * d.x + d.y * d.y);
+                        if (rho > 0.0f) {
+                            const glm::vec3 azimuth(-d.y / rho, d.x / rho, 0.0f);
+                            omega = azimuth * (g.circulation / (kPi * g.minorRadius * g.minorRadius));
+                        }
+                    }
+                }
+                vortons.Add(x, omega, h, volume, owner);
+            }
+        }
+    }
+}
+
+void SeedTracers(const SceneSetup& setup, Tracers& tracers) {
+    tracers.Clear();
+    const auto& groups = setup.groups;
+    const int total = setup.params.tracerCount;
+    if (groups.empty() || total <= 0) return;
+    float totalVolume = 0.0f;
+    for (const auto& g : groups) totalVolume += ShapeVolume(g);
+    if (totalVolume <= 0.0f) return;
+
+    tracers.position.reserve(std::size_t(total));
+    int assigned = 0;
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        const DensityGroup& g = groups[gi];
+        // The last group takes the remainder so the count is exact.
+        const int count = gi + 1 == groups.size() ? total - assigned
+                                                  : int(std::lround(total * ShapeVolume(g) / totalVolume));
+        assigned += count;
+        std::mt19937 rng(std::uint32_t(setup.params.seed) * 7919u + std::uint32_t(gi));
+        const Aabb box = ShapeBounds(g);
+        auto uniform = [&rng] { return float(rng() >> 8) * (1.0f / 16777216.0f); };
+        for (int placed = 0, tries = 0; placed < count && tries < 100 * count + 1000; ++tries) {
+            const glm::vec3 x = box.min + glm::vec3(uniform(), uniform(), uniform()) * box.Extent();
+            if (!ShapeContains(g, x)) continue;
+            tracers.Add(x, std::uint16_t(gi));
+            ++placed;
+        }
+    }
+}
+
+}  // namespace vorton

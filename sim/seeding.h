@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// Seeding a scene's density groups with vortons and tracers.
+
+#include <span>
+#include <vector>
+
+#include "aabb.h"
+#include "params.h"
+#include "particles.h"
+
+namespace vorton {
+
+/// What a scene asks the simulation to start from.
+struct SceneSetup {
+    SimParams params;
+    std::vector<DensityGroup> groups;  ///< at most kAmbientGroup groups; names unique
+};
+
+/// Volume of a group's shape, m³ (box waves ignored: they move as much fluid up as down).
+float ShapeVolume(const DensityGroup& group);
+/// True when x is inside the shape grown outward by `grow` metres.
+bool ShapeContains(const DensityGroup& group, glm::vec3 x, float grow = 0.0f);
+/// Bounding box of the shape grown by `grow` metres.
+Aabb ShapeBounds(const DensityGroup& group, float grow = 0.0f);
+
+/// Vortons on a cubic lattice of spacing h = (V_total / vortonCount)^{1/3},
+/// where V_total counts each group and its halo; each lattice point inside a
+/// group (the first that contains it) becomes a vorton of that group, each in a
+/// halo and no group an ambient (zero-deviation) vorton. Core radius σ = h and
+/// volume V = h³. Torus groups with circulation Γ get azimuthal vorticity
+/// Γ/(πa²); all others start at rest. The result depends only on the inputs.
+void SeedVortons(const SceneSetup& setup, Vortons& vortons);
+
+/// tracerCount tracers spread over the groups in proportion to their volumes,
+/// uniformly at random inside each (seeded by params.seed: reproducible).
+void SeedTracers(const SceneSetup& setup, Tracers& tracers);
+
+}  // namespace vorton

@@ -1,0 +1,355 @@
+#include "simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include <glm/geometric.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+namespace vorton {
+
+namespace {
+
+constexpr std::array<std::string_view, kStageCount> kStageNames{
+    "bounds", "tree", "velocity", "velocity_grid", "baroclinic", "diffusion", "advection"};
+
+std::int64_t Now() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+bool Finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+/// Largest |v|² and count of non-finite entries; both exact in any order.
+struct Scan {
+    float maxNorm2 = 0.0f;
+    std::size_t nonFinite = 0;
+};
+Scan ScanVectors(std::span<const glm::vec3> values) {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, values.size(), 4096), Scan{},
+        [&](const tbb::blocked_range<std::size_t>& r, Scan s) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                if (Finite(values[i])) {
+                    s.maxNorm2 = std::max(s.maxNorm2, glm::dot(values[i], values[i]));
+                } else {
+                    ++s.nonFinite;
+                }
+            }
+            return s;
+        },
+        [](Scan a, const Scan& b) {
+            a.maxNorm2 = std::max(a.maxNorm2, b.maxNorm2);
+            a.nonFinite += b.nonFinite;
+            return a;
+        });
+}
+
+template <typename F>
+void ParallelFor(std::size_t n, F&& body) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) body(i);
+    });
+}
+
+}  // namespace
+
+std::string_view StageName(Stage stage) { return kStageNames[std::size_t(stage)]; }
+
+Simulation::Simulation(SceneSetup setup) : m_setup(std::move(setup)) { Reset(); }
+
+void Simulation::Reset() {
+    SeedVortons(m_setup, m_vortons);
+    SeedTracers(m_setup, m_tracers);
+    m_time = 0.0;
+    m_steps = 0;
+    m_stageMs.fill(0.0);
+    m_stepMs = 0.0;
+    m_lastMaxSpeed = 0.0;
+    m_cacheValid = false;
+    m_bounds = BoundsOf(m_vortons.position);
+    m_bounds.Grow(BoundsOf(m_tracers.position));
+}
+
+float Simulation::VortonDensityDeviation(std::size_t k) const {
+    const std::uint16_t g = m_vortons.group[k];
+    return g == kAmbientGroup ? 0.0f : m_setup.groups[g].densityDeviation;
+}
+
+float Simulation::TracerDensityDeviation(std::size_t i) const {
+    return m_setup.groups[m_tracers.group[i]].densityDeviation;
+}
+
+double Simulation::Elapsed(std::int64_t& tick) {
+    const std::int64_t now = Now();
+    const double ms = double(now - tick) * 1.0e-6;
+    tick = now;
+    return ms;
+}
+
+void Simulation::LoadSources(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity) {
+    const std::size_t n = position.size();
+    m_alpha.resize(n);
+    m_sigma2.resize(n);
+    ParallelFor(n, [&](std::size_t k) {
+        m_alpha[k] = vorticity[k] * m_vortons.volume[k];
+        m_sigma2[k] = m_vortons.radius[k] * m_vortons.radius[k];
+    });
+    if (m_setup.params.solver == Solver::Tree) {
+        m_tree.Build(VortonSources{position, m_alpha, m_sigma2}, std::max(1, m_setup.params.treeLeafSize));
+    }
+}
+
+void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
+    LoadSources(m_vortons.position, m_vortons.vorticity);
+    if (m_setup.params.solver == Solver::Tree) {
+        m_tree.Evaluate(VelocityQuery{points, velocity, {}, {}}, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
+    } else {
+        DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
+    }
+}
+
+void Simulation::DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
+    LoadSources(m_vortons.position, m_vortons.vorticity);
+    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
+}
+
+void Simulation::BaroclinicRates() {
+    const SimParams& p = m_setup.params;
+    const std::size_t n = m_vortons.Size();
+    m_baroclinic.assign(n, glm::vec3(0.0f));
+    m_deviationMass.resize(n);
+    bool anyDeviation = false;
+    double radiusSum = 0.0;
+    for (std::size_t k = 0; k < n; ++k) {
+        m_deviationMass[k] = VortonDensityDeviation(k) * m_vortons.volume[k];
+        anyDeviation = anyDeviation || m_deviationMass[k] != 0.0f;
+        radiusSum += m_vortons.radius[k];
+    }
+    if (!anyDeviation || glm::dot(p.gravity, p.gravity) == 0.0f || n == 0) return;
+
+    // Cells as large as the vortons' spacing (σ = h at seeding): finer grids leave holes between vortons.
+    const float cell = float(radiusSum / double(n));
+    const Aabb box = BoundsOf(m_vortons.position);
+    m_densityGrid = FitGridWithCell(box, 2.0f * cell, cell, std::size_t(1) << 21);
+    m_density.assign(m_densityGrid.PointCount(), 0.0f);
+    SpreadCloudInCell(m_densityGrid, m_vortons.position, m_deviationMass, m_density);
+    m_densityGradient.resize(m_density.size());
+    Gradient(m_densityGrid, m_density, m_densityGradient);
+
+    const glm::vec3 gOverRho = p.gravity / p.ambientDensity;
+    const std::span<const glm::vec3> gradient(m_densityGradient);
+    ParallelFor(n, [&](std::size_t k) {
+        m_baroclinic[k] = glm::cross(Interpolate(m_densityGrid, gradient, m_vortons.position[k]), gOverRho);
+    });
+}
+
+void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
+                                 std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
+                                 double* velocityMs) {
+    std::int64_t tick = Now();
+    LoadSources(position, vorticity);
+    *treeMs += Elapsed(tick);
+    if (m_setup.params.solver == Solver::Tree) {
+        m_tree.EvaluateAtSources(vorticity, velocity, stretch, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
+    } else {
+        DirectVelocity(VortonSources{position, m_alpha, m_sigma2}, VelocityQuery{position, velocity, vorticity, stretch});
+    }
+    *velocityMs += Elapsed(tick);
+}
+
+void Simulation::EvaluateGrid(const Aabb& bounds, GridGeometry& grid, std::vector<glm::vec3>& velocity) {
+    // Sources must be loaded (LoadSources) for the current vortons.
+    const float margin = m_vortons.Size() ? m_vortons.radius[0] : 0.0f;
+    grid = FitGrid(bounds, margin, std::size_t(std::max(8, m_setup.params.velocityGridCells)));
+    velocity.resize(grid.PointCount());
+    if (m_setup.params.solver == Solver::Tree) {
+        m_tree.EvaluateGrid(grid, velocity, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
+        return;
+    }
+    m_gridPoints.resize(grid.PointCount());
+    ParallelFor(grid.PointCount(), [&](std::size_t idx) {
+        const int i = int(idx % std::size_t(grid.points.x));
+        const int j = int((idx / std::size_t(grid.points.x)) % std::size_t(grid.points.y));
+        const int k = int(idx / (std::size_t(grid.points.x) * grid.points.y));
+        m_gridPoints[idx] = grid.Position(i, j, k);
+    });
+    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{m_gridPoints, velocity, {}, {}});
+}
+
+Simulation::CacheKey Simulation::CurrentCacheKey() const {
+    const SimParams& p = m_setup.params;
+    return CacheKey{p.solver, p.treeTheta, p.treeLeafSize, p.velocityGridCells, m_vortons.Size(), m_tracers.Size()};
+}
+
+StepReport Simulation::Step() {
+    const SimParams& p = m_setup.params;
+    const float dt = p.dt;
+    StepReport report;
+    report.step = m_steps;
+    auto fail = [&](Stage stage, const std::string& what) {
+        report.ok = false;
+        report.stage = std::string(StageName(stage));
+        std::ostringstream msg;
+        msg << "blow-up at step " << m_steps << " (t = " << m_time << " s), stage " << report.stage << ": " << what;
+        report.message = msg.str();
+        m_cacheValid = false;
+        return report;
+    };
+
+    const std::int64_t start = Now();
+    std::int64_t tick = start;
+    m_stageMs.fill(0.0);
+    double& treeMs = m_stageMs[int(Stage::Tree)];
+    double& velocityMs = m_stageMs[int(Stage::Velocity)];
+    const std::size_t nv = m_vortons.Size(), nt = m_tracers.Size();
+
+    // 1. Bounds of everything that moves; the grids are fitted to them.
+    m_bounds = BoundsOf(m_vortons.position);
+    m_bounds.Grow(BoundsOf(m_tracers.position));
+    if (m_bounds.Empty()) {
+        m_time += dt;
+        ++m_steps;
+        return report;
+    }
+    m_stageMs[int(Stage::Bounds)] += Elapsed(tick);
+
+    // 2. Velocity and stretching at the vortons and velocity on the tracer
+    // grid at time t. The previous step ended by computing exactly these for
+    // its final state, so they are reused unless something changed since.
+    if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey())) {
+        m_velocity0.resize(nv);
+        m_stretch0.resize(nv);
+        EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, &treeMs, &velocityMs);
+        tick = Now();
+        if (nt > 0) EvaluateGrid(m_bounds, m_velocityGrid, m_gridVelocity0);
+        m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
+    }
+    {
+        const Scan scan = ScanVectors(m_velocity0);
+        const Scan stretch = ScanVectors(m_stretch0);
+        if (scan.nonFinite || stretch.nonFinite) return fail(Stage::Velocity, "non-finite velocity or stretching");
+        if (scan.maxNorm2 > p.maxSpeed * p.maxSpeed) {
+            std::ostringstream msg;
+            msg << "vorton speed " << std::sqrt(scan.maxNorm2) << " m/s exceeds max_speed " << p.maxSpeed << " m/s";
+            return fail(Stage::Velocity, msg.str());
+        }
+        m_lastMaxSpeed = std::sqrt(scan.maxNorm2);
+    }
+    tick = Now();
+
+    // 3. Baroclinic generation.
+    BaroclinicRates();
+    if (ScanVectors(m_baroclinic).nonFinite) return fail(Stage::Baroclinic, "non-finite baroclinic generation");
+    m_stageMs[int(Stage::Baroclinic)] += Elapsed(tick);
+
+    // 4. Viscous diffusion (PSE), as dα/dt.
+    m_diffusion.resize(nv);
+    m_pse.ComputeRates(m_vortons.position, m_vortons.vorticity, m_vortons.radius, m_vortons.volume, p.viscosity,
+                       m_diffusion);
+    if (ScanVectors(m_diffusion).nonFinite) return fail(Stage::Diffusion, "non-finite viscous diffusion");
+    m_stageMs[int(Stage::Diffusion)] += Elapsed(tick);
+
+    // 5. Heun (explicit trapezoid). Predictor: Euler to t + dt with every rate.
+    m_predictedPosition.resize(nv);
+    m_predictedVorticity.resize(nv);
+    ParallelFor(nv, [&](std::size_t k) {
+        m_predictedPosition[k] = m_vortons.position[k] + dt * m_velocity0[k];
+        m_predictedVorticity[k] = m_vortons.vorticity[k] +
+                                  dt * (m_stretch0[k] + m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
+    });
+    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
+    m_velocity1.resize(nv);
+    m_stretch1.resize(nv);
+    EvaluateVortons(m_predictedPosition, m_predictedVorticity, m_velocity1, m_stretch1, &treeMs, &velocityMs);
+    tick = Now();
+
+    // Corrector for the vortons: trapezoid for advection and stretching, Euler for the rest.
+    ParallelFor(nv, [&](std::size_t k) {
+        m_vortons.position[k] += 0.5f * dt * (m_velocity0[k] + m_velocity1[k]);
+        m_vortons.vorticity[k] += 0.5f * dt * (m_stretch0[k] + m_stretch1[k]) +
+                                  dt * (m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
+    });
+    if (ScanVectors(m_vortons.position).nonFinite || ScanVectors(m_vortons.vorticity).nonFinite) {
+        return fail(Stage::Advection, "non-finite vorton position or vorticity");
+    }
+    // Tracer predictor; the first-stage velocity is parked in the velocity cache.
+    const std::span<const glm::vec3> grid0(m_gridVelocity0);
+    m_predictedTracer.resize(nt);
+    ParallelFor(nt, [&](std::size_t i) {
+        const glm::vec3 u0 = Interpolate(m_velocityGrid, grid0, m_tracers.position[i]);
+        m_tracers.velocity[i] = u0;
+        m_predictedTracer[i] = m_tracers.position[i] + dt * u0;
+    });
+    Aabb nextBounds = BoundsOf(m_predictedTracer);
+    nextBounds.Grow(BoundsOf(m_vortons.position));
+    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
+
+    // Velocity at t + dt from the corrected vortons: the tracers' second stage,
+    // and the next step's first.
+    m_nextVelocity.resize(nv);
+    m_nextStretch.resize(nv);
+    EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, &treeMs, &velocityMs);
+    tick = Now();
+    if (nt > 0) EvaluateGrid(nextBounds, m_nextGrid, m_gridVelocity1);
+    m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
+
+    // Tracer corrector.
+    const std::span<const glm::vec3> grid1(m_gridVelocity1);
+    const Scan tracerScan = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, nt, 4096), Scan{},
+        [&](const tbb::blocked_range<std::size_t>& r, Scan s) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                const glm::vec3 u = 0.5f * (m_tracers.velocity[i] + Interpolate(m_nextGrid, grid1, m_predictedTracer[i]));
+                const glm::vec3 next = m_tracers.position[i] + dt * u;
+                m_tracers.velocity[i] = u;
+                m_tracers.position[i] = next;
+                if (Finite(next)) {
+                    s.maxNorm2 = std::max(s.maxNorm2, glm::dot(u, u));
+                } else {
+                    ++s.nonFinite;
+                }
+            }
+            return s;
+        },
+        [](Scan a, const Scan& b) {
+            a.maxNorm2 = std::max(a.maxNorm2, b.maxNorm2);
+            a.nonFinite += b.nonFinite;
+            return a;
+        });
+    if (tracerScan.nonFinite) return fail(Stage::Advection, "non-finite tracer position");
+    m_lastMaxSpeed = std::max(m_lastMaxSpeed, double(std::sqrt(tracerScan.maxNorm2)));
+
+    std::swap(m_velocity0, m_nextVelocity);
+    std::swap(m_stretch0, m_nextStretch);
+    std::swap(m_gridVelocity0, m_gridVelocity1);
+    m_velocityGrid = m_nextGrid;
+    m_cacheKey = CurrentCacheKey();
+    m_cacheValid = true;
+    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
+
+    m_time += dt;
+    ++m_steps;
+    m_stepMs = double(Now() - start) * 1.0e-6;
+    return report;
+}
+
+Diagnostics Simulation::ComputeDiagnostics() const {
+    Diagnostics d;
+    for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
+        const glm::dvec3 x(m_vortons.position[k]);
+        const glm::dvec3 alpha = glm::dvec3(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
+        d.impulse += 0.5 * glm::cross(x, alpha);
+        d.circulation += alpha;
+        d.excessMass += double(VortonDensityDeviation(k)) * double(m_vortons.volume[k]);
+    }
+    d.maxSpeed = m_lastMaxSpeed;
+    return d;
+}
+
+}  // namespace vorton

@@ -1,0 +1,154 @@
+#pragma once
+/// \file
+/// The vorton fluid simulation: one Step() advances vortons and tracers by dt.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "aabb.h"
+#include "params.h"
+#include "particles.h"
+#include "pse.h"
+#include "seeding.h"
+#include "treecode.h"
+#include "uniform_grid.h"
+
+namespace vorton {
+
+/// Timed stages of a step, in order.
+enum class Stage : int { Bounds, Tree, Velocity, VelocityGrid, Baroclinic, Diffusion, Advection, Count };
+inline constexpr int kStageCount = int(Stage::Count);
+/// Lower-case stage name as used in `ms_<stage>` columns: bounds, tree, velocity, ...
+std::string_view StageName(Stage stage);
+
+/// Wall-clock milliseconds of each stage of the last step.
+using StageTimes = std::array<double, kStageCount>;
+
+/// Outcome of a step. On a blow-up (a non-finite value, or a vorton faster
+/// than params.maxSpeed) `ok` is false and `stage`/`message` say where.
+struct StepReport {
+    bool ok = true;
+    std::int64_t step = 0;  ///< index of the step that was attempted
+    std::string stage;      ///< StageName of the failing stage
+    std::string message;
+};
+
+/// Conserved and monitored quantities of the vortons (Cottet & Koumoutsakos §1.4).
+struct Diagnostics {
+    glm::dvec3 impulse{0.0};      ///< linear impulse I = ½ Σ x_k × α_k, m⁴/s
+    glm::dvec3 circulation{0.0};  ///< total strength Σ α_k, m³/s
+    double excessMass = 0.0;      ///< Σ δρ_k V_k, kg
+    double maxSpeed = 0.0;        ///< largest vorton or tracer speed of the last step, m/s
+};
+
+/// Vortex particle method after Gourlay, *Fluid Simulation for Video Games*
+/// parts 3, 4, 8 and 9, with the Boussinesq baroclinic term (METHOD.md):
+///
+///     Dω/Dt = (ω·∇)v + ν∇²ω + (∇ρ′ × g)/ρ₀
+///
+/// Each Step(): bounds → velocity and stretching at the vortons (treecode or
+/// direct) and on a velocity grid for tracers → baroclinic generation from a
+/// cloud-in-cell density grid → PSE diffusion → Heun (RK2) advection of
+/// vortons, their vorticity and tracers, which re-evaluates the velocity at
+/// the predicted positions. Every stage is a oneTBB loop run in the caller's
+/// task arena; results are bitwise identical for any thread count.
+class Simulation {
+public:
+    /// Seeds vortons and tracers from the setup.
+    explicit Simulation(SceneSetup setup);
+
+    /// Re-seeds from the current setup (counts and seed apply here) and zeroes time.
+    void Reset();
+    /// Advances by params.dt. Parameters and groups may be edited between steps.
+    StepReport Step();
+
+    SceneSetup& Setup() { return m_setup; }
+    const SceneSetup& Setup() const { return m_setup; }
+    SimParams& Params() { return m_setup.params; }
+    const SimParams& Params() const { return m_setup.params; }
+    const Vortons& GetVortons() const { return m_vortons; }
+    /// For tests and tools; editing invalidates the velocities cached from the last step.
+    Vortons& MutableVortons() {
+        m_cacheValid = false;
+        return m_vortons;
+    }
+    const Tracers& GetTracers() const { return m_tracers; }
+    Tracers& MutableTracers() {
+        m_cacheValid = false;
+        return m_tracers;
+    }
+
+    double Time() const { return m_time; }             ///< simulated time, s
+    std::int64_t StepCount() const { return m_steps; }  ///< steps taken since reset
+    Aabb Bounds() const { return m_bounds; }           ///< vortons ∪ tracers at the start of the last step
+    const StageTimes& LastStageTimes() const { return m_stageMs; }
+    double LastStepMs() const { return m_stepMs; }
+    const GridGeometry& VelocityGrid() const { return m_velocityGrid; }
+
+    /// Density deviation δρ (kg/m³) of vorton k / tracer i: its group's, 0 for the halo.
+    float VortonDensityDeviation(std::size_t k) const;
+    float TracerDensityDeviation(std::size_t i) const;
+
+    Diagnostics ComputeDiagnostics() const;
+
+    /// Velocity (m/s) at arbitrary points from the current vortons with the
+    /// current solver; fills velocity (same length as points).
+    void VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
+    /// The same by direct summation (the reference).
+    void DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
+
+private:
+    void LoadSources(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity);
+    void EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
+                         std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
+                         double* velocityMs);
+    void EvaluateGrid(const Aabb& bounds, GridGeometry& grid, std::vector<glm::vec3>& velocity);
+
+    /// What the cached first-stage velocities depend on besides the state.
+    struct CacheKey {
+        Solver solver;
+        float theta;
+        int leafSize;
+        int gridCells;
+        std::size_t vortons, tracers;
+        bool operator==(const CacheKey&) const = default;
+    };
+    CacheKey CurrentCacheKey() const;
+    void BaroclinicRates();
+    double Elapsed(std::int64_t& tick);
+
+    SceneSetup m_setup;
+    Vortons m_vortons;
+    Tracers m_tracers;
+    double m_time = 0.0;
+    std::int64_t m_steps = 0;
+    Aabb m_bounds;
+    StageTimes m_stageMs{};
+    double m_stepMs = 0.0;
+    double m_lastMaxSpeed = 0.0;
+
+    Treecode m_tree;
+    ParticleStrengthExchange m_pse;
+    GridGeometry m_velocityGrid;  // geometry of m_gridVelocity0
+    GridGeometry m_nextGrid;      // geometry of m_gridVelocity1
+    bool m_cacheValid = false;    // m_velocity0, m_stretch0, m_gridVelocity0 belong to the current state
+    CacheKey m_cacheKey{};
+    GridGeometry m_densityGrid;
+
+    // Per-step scratch, kept between steps so the step does not allocate once sizes settle.
+    std::vector<glm::vec3> m_alpha;
+    std::vector<float> m_sigma2;
+    std::vector<glm::vec3> m_velocity0, m_velocity1, m_stretch0, m_stretch1, m_nextVelocity, m_nextStretch;
+    std::vector<glm::vec3> m_baroclinic, m_diffusion;  // dω/dt and dα/dt
+    std::vector<glm::vec3> m_predictedPosition, m_predictedVorticity;
+    std::vector<float> m_deviationMass, m_density;
+    std::vector<glm::vec3> m_densityGradient;
+    std::vector<glm::vec3> m_gridPoints, m_gridVelocity0, m_gridVelocity1;
+    std::vector<glm::vec3> m_predictedTracer;
+};
+
+}  // namespace vorton
