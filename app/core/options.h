@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// The `vorton` command line (a contract: tests and tools rely on it).
+///
+///     vorton [--scene NAME|FILE] [--headless | --no-render] [--frames N]
+///            [--threads T] [--set KEY=VALUE]... [--stats DIR]
+///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|DIR]
+///            [--size WxH] [--list-scenes] [--list-params]
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vorton {
+
+/// Exit statuses of the executable.
+enum ExitCode : int { kExitOk = 0, kExitUsage = 2, kExitRuntime = 3 };
+
+struct Options {
+    std::string scene = "dye_drop";
+    bool headless = false;     ///< render offscreen through EGL, no window
+    bool noRender = false;     ///< simulation only, no OpenGL at all
+    std::int64_t frames = -1;  ///< steps to run, then exit; -1: until the window closes (250 without a window)
+    int threads = 0;           ///< worker threads; 0: all cores
+    std::vector<std::string> sets;  ///< KEY=VALUE
+    std::string statsDir;
+    std::string dumpDir;
+    int dumpEvery = 1;
+    std::string record;        ///< FILE.mp4 or DIR (PNG sequence)
+    bool recordPanel = false;  ///< include the panel in recorded frames
+    std::string screenshotDir = ".";
+    int width = 1280, height = 720;
+    bool listScenes = false;
+    bool listParams = false;
+    bool paused = false;       ///< start paused (window only)
+};
+
+/// Outcome of parsing: run with `options`, or exit at once with `exitCode`
+/// after printing `message` (to stdout for --help, else stderr).
+struct ParsedCommandLine {
+    Options options;
+    bool exitNow = false;
+    int exitCode = kExitOk;
+    std::string message;
+};
+
+/// Parses argv with CLI11. Unknown flags and bad values give exitCode 2 and a
+/// message that names the flag and lists the valid ones.
+ParsedCommandLine ParseCommandLine(int argc, const char* const* argv);
+
+}  // namespace vorton

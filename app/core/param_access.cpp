@@ -1,0 +1,162 @@
+#include "param_access.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace vorton {
+
+namespace {
+
+using nlohmann::json;
+
+std::string JoinKeys(const SceneSetup& setup) {
+    std::string out;
+    for (const std::string& k : ParamKeys(setup)) out += (out.empty() ? "" : ", ") + k;
+    return out;
+}
+
+Status ReadFloat(const json& value, float min, float max, const std::string& key, float* out) {
+    if (!value.is_number()) return Error{key + ": expected a number, got " + value.dump()};
+    const double v = value.get<double>();
+    if (!std::isfinite(v) || v < min || v > max) {
+        std::ostringstream msg;
+        msg << key << ": " << value.dump() << " is outside the valid range [" << min << ", " << max << "]";
+        return Error{msg.str()};
+    }
+    *out = float(v);
+    return Ok{};
+}
+
+template <typename Struct>
+Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& key, const json& value) {
+    return std::visit(
+        [&](auto member) -> Status {
+            using T = std::remove_cvref_t<decltype(target.*member)>;
+            if constexpr (std::is_same_v<T, float>) {
+                return ReadFloat(value, info.min, info.max, key, &(target.*member));
+            } else if constexpr (std::is_same_v<T, int>) {
+                float f;
+                if (!value.is_number_integer()) return Error{key + ": expected a whole number, got " + value.dump()};
+                if (Status s = ReadFloat(value, info.min, info.max, key, &f); !s) return s;
+                target.*member = value.get<int>();
+                return Ok{};
+            } else if constexpr (std::is_same_v<T, glm::vec3>) {
+                if (!value.is_array() || value.size() != 3) {
+                    return Error{key + ": expected three numbers x,y,z, got " + value.dump()};
+                }
+                glm::vec3 v;
+                for (int a = 0; a < 3; ++a) {
+                    if (Status s = ReadFloat(value[std::size_t(a)], info.min, info.max, key, &v[a]); !s) return s;
+                }
+                target.*member = v;
+                return Ok{};
+            } else {
+                static_assert(std::is_same_v<T, Solver>);
+                const std::string name = value.is_string() ? value.get<std::string>() : value.dump();
+                if (name == "direct") {
+                    target.*member = Solver::Direct;
+                } else if (name == "tree") {
+                    target.*member = Solver::Tree;
+                } else {
+                    return Error{key + ": unknown solver " + value.dump() + " (valid: direct, tree)"};
+                }
+                return Ok{};
+            }
+        },
+        info.member);
+}
+
+template <typename Struct>
+json ToJson(const Struct& target, const ParamInfo<Struct>& info) {
+    return std::visit(
+        [&](auto member) -> json {
+            using T = std::remove_cvref_t<decltype(target.*member)>;
+            const T& v = target.*member;
+            if constexpr (std::is_same_v<T, glm::vec3>) {
+                return json::array({v.x, v.y, v.z});
+            } else if constexpr (std::is_same_v<T, Solver>) {
+                return std::string(SolverName(v));
+            } else {
+                return v;
+            }
+        },
+        info.member);
+}
+
+}  // namespace
+
+Status SetParam(SceneSetup& setup, const std::string& key, const json& value) {
+    for (const auto& info : SimParamInfos()) {
+        if (key == info.key) return Assign(setup.params, info, key, value);
+    }
+    const auto dot = key.find('.');
+    if (dot != std::string::npos) {
+        const std::string groupName = key.substr(0, dot), field = key.substr(dot + 1);
+        for (DensityGroup& g : setup.groups) {
+            if (g.name != groupName) continue;
+            for (const auto& info : GroupParamInfos()) {
+                if (field == info.key) return Assign(g, info, key, value);
+            }
+        }
+    }
+    return Error{"unknown parameter '" + key + "'; valid keys: " + JoinKeys(setup)};
+}
+
+Result<std::pair<std::string, json>> ParseAssignment(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) return Error{"expected KEY=VALUE, got '" + text + "'"};
+    const std::string key = text.substr(0, eq), valueText = text.substr(eq + 1);
+    auto parseNumber = [](const std::string& s, json* out) {
+        std::istringstream in(s);
+        double d;
+        if (!(in >> d) || !(in >> std::ws).eof()) return false;
+        const bool integral = s.find_first_of(".eE") == std::string::npos && std::abs(d) < 2.0e9;
+        *out = integral ? json(std::int64_t(d)) : json(d);
+        return true;
+    };
+    json value;
+    if (valueText.find(',') != std::string::npos) {
+        value = json::array();
+        std::istringstream parts(valueText);
+        std::string part;
+        while (std::getline(parts, part, ',')) {
+            json n;
+            if (!parseNumber(part, &n)) return Error{key + ": '" + part + "' in '" + valueText + "' is not a number"};
+            value.push_back(n);
+        }
+    } else if (!parseNumber(valueText, &value)) {
+        value = valueText;
+    }
+    return std::make_pair(key, value);
+}
+
+std::vector<std::string> ParamKeys(const SceneSetup& setup) {
+    std::vector<std::string> keys;
+    for (const auto& info : SimParamInfos()) keys.emplace_back(info.key);
+    for (const DensityGroup& g : setup.groups) {
+        for (const auto& info : GroupParamInfos()) keys.push_back(g.name + "." + std::string(info.key));
+    }
+    return keys;
+}
+
+std::string DescribeParams(const SceneSetup& setup) {
+    std::ostringstream out;
+    auto row = [&](const std::string& key, const json& value, std::string_view unit, float min, float max, bool live,
+                   std::string_view help) {
+        out << std::left << std::setw(34) << key << std::setw(22) << value.dump() << std::setw(8) << unit << "["
+            << min << ", " << max << "] " << (live ? "live" : "on reset") << "  " << help << "\n";
+    };
+    for (const auto& info : SimParamInfos()) {
+        row(std::string(info.key), ToJson(setup.params, info), info.unit, info.min, info.max, info.live, info.help);
+    }
+    for (const DensityGroup& g : setup.groups) {
+        for (const auto& info : GroupParamInfos()) {
+            row(g.name + "." + std::string(info.key), ToJson(g, info), info.unit, info.min, info.max, info.live,
+                info.help);
+        }
+    }
+    return out.str();
+}
+
+}  // namespace vorton

@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// Reading and writing parameters by key, shared by scene files, `--set` and
+/// the panel. Keys are those of SimParamInfos() ("ambient_density") and, per
+/// density group, "<group>.<key>" with the keys of GroupParamInfos().
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/result.h"
+#include "sim/seeding.h"
+
+namespace vorton {
+
+/// Sets one parameter from a JSON value (number, [x,y,z], or a solver name).
+/// Errors: unknown key (the message lists the valid keys), wrong type, value
+/// outside the parameter's range.
+Status SetParam(SceneSetup& setup, const std::string& key, const nlohmann::json& value);
+
+/// Splits "KEY=VALUE" and converts VALUE: a number, a comma-separated list of
+/// numbers (an array), or else a string. Error when there is no '='.
+Result<std::pair<std::string, nlohmann::json>> ParseAssignment(const std::string& text);
+
+/// Every settable key of this setup, in panel order (global keys, then each group's).
+std::vector<std::string> ParamKeys(const SceneSetup& setup);
+
+/// A table of every key with its current value, unit, range and whether it
+/// applies live or on reset (for --list-params).
+std::string DescribeParams(const SceneSetup& setup);
+
+}  // namespace vorton

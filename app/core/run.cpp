@@ -1,0 +1,81 @@
+#include "run.h"
+
+#include <ostream>
+
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include "app/core/param_access.h"
+
+namespace vorton {
+
+Result<Scene> PrepareScene(const Options& options) {
+    auto path = ResolveScenePath(options.scene, DataDirectory() / "scenes");
+    if (!path) return Error{"--scene: " + path.error()};
+    auto scene = LoadSceneFile(path.value());
+    if (!scene) return scene;
+    for (const std::string& assignment : options.sets) {
+        auto kv = ParseAssignment(assignment);
+        if (!kv) return Error{"--set " + assignment + ": " + kv.error()};
+        if (Status s = SetParam(scene.value().setup, kv.value().first, kv.value().second); !s) {
+            return Error{"--set " + assignment + ": " + s.error()};
+        }
+    }
+    return scene;
+}
+
+Status RunOutputs::Open(const Options& options, const Simulation& sim) {
+    if (!options.statsDir.empty()) {
+        if (Status s = m_stats.Open(options.statsDir); !s) return Error{"--stats: " + s.error()};
+    }
+    m_dumpDir = options.dumpDir;
+    m_dumpEvery = std::max(1, options.dumpEvery);
+    if (!m_dumpDir.empty()) {
+        if (Status s = WriteDump(m_dumpDir, sim, sim.StepCount()); !s) return Error{"--dump-dir: " + s.error()};
+    }
+    return Ok{};
+}
+
+Status RunOutputs::AfterStep(const Simulation& sim) {
+    if (m_stats.IsOpen()) {
+        if (Status s = m_stats.WriteRow(sim); !s) return Error{"--stats: " + s.error()};
+    }
+    if (!m_dumpDir.empty() && sim.StepCount() % m_dumpEvery == 0) {
+        if (Status s = WriteDump(m_dumpDir, sim, sim.StepCount()); !s) return Error{"--dump-dir: " + s.error()};
+    }
+    return Ok{};
+}
+
+std::int64_t FramesWithoutWindow(const Options& options) { return options.frames > 0 ? options.frames : 250; }
+
+int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) {
+    const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+    tbb::task_arena arena(threads);
+    Simulation sim(std::move(scene.setup));
+    RunOutputs outputs;
+    if (Status s = outputs.Open(options, sim); !s) {
+        log << "vorton: " << s.error() << "\n";
+        return kExitRuntime;
+    }
+    const std::int64_t frames = FramesWithoutWindow(options);
+    double totalMs = 0.0;
+    for (std::int64_t f = 0; f < frames; ++f) {
+        StepReport report;
+        arena.execute([&] { report = sim.Step(); });
+        if (!report.ok) {
+            log << "vorton: " << report.message << "\n";
+            return kExitRuntime;
+        }
+        totalMs += sim.LastStepMs();
+        if (Status s = outputs.AfterStep(sim); !s) {
+            log << "vorton: " << s.error() << "\n";
+            return kExitRuntime;
+        }
+    }
+    log << "vorton: " << scene.name << ": " << frames << " steps, " << sim.GetVortons().Size() << " vortons, "
+        << sim.GetTracers().Size() << " tracers, " << threads << " threads, mean " << totalMs / double(frames)
+        << " ms/step\n";
+    return kExitOk;
+}
+
+}  // namespace vorton

@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// What every way of running a scene shares: loading it with the command
+/// line's --set applied, the per-step outputs, and the simulation-only loop.
+
+#include <iosfwd>
+
+#include "app/core/options.h"
+#include "app/core/output.h"
+#include "app/core/scene.h"
+#include "sim/simulation.h"
+
+namespace vorton {
+
+/// Resolves options.scene (name or file) in DataDirectory()/scenes, parses it
+/// and applies options.sets in order. Errors name the file:line or the --set.
+Result<Scene> PrepareScene(const Options& options);
+
+/// --stats and --dump-dir outputs of a run.
+class RunOutputs {
+public:
+    /// Opens the outputs the options ask for and dumps frame 0.
+    Status Open(const Options& options, const Simulation& sim);
+    /// After each step: a stats row, and a dump every dumpEvery steps.
+    Status AfterStep(const Simulation& sim);
+
+private:
+    StatsWriter m_stats;
+    std::string m_dumpDir;
+    int m_dumpEvery = 1;
+};
+
+/// Number of steps to run when no window decides: --frames, else 250.
+std::int64_t FramesWithoutWindow(const Options& options);
+
+/// --no-render: steps the scene options.frames times in a task arena of
+/// options.threads, writing the outputs; progress and errors go to `log`.
+/// Returns an ExitCode.
+int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log);
+
+}  // namespace vorton

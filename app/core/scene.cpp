@@ -1,0 +1,243 @@
+#include "scene.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#include "json_lines.h"
+#include "param_access.h"
+
+#ifndef VORTON_SOURCE_DIR
+#define VORTON_SOURCE_DIR "."
+#endif
+
+namespace vorton {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kSceneVersion = 1;
+
+/// Builds "file:line: /path: problem" errors.
+struct Context {
+    const JsonDocument& doc;
+    std::string name;
+    Error At(const std::string& pointer, const std::string& problem) const {
+        return Error{name + ":" + std::to_string(doc.LineOf(pointer)) + ": " + problem};
+    }
+};
+
+Status CheckKeys(const Context& ctx, const json& object, const std::string& pointer, const std::string& what,
+                 const std::vector<std::string>& valid) {
+    if (!object.is_object()) return ctx.At(pointer, what + " must be an object, got " + object.dump());
+    for (const auto& [key, value] : object.items()) {
+        if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
+            std::string list;
+            for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+            return ctx.At(pointer + "/" + key, "unknown key '" + key + "' in " + what + "; valid keys: " + list);
+        }
+    }
+    return Ok{};
+}
+
+Status ReadNumber(const Context& ctx, const json& obj, const std::string& pointer, const char* key, float min,
+                  float max, float* out) {
+    if (!obj.contains(key)) return Ok{};
+    const json& v = obj[key];
+    const std::string p = pointer + "/" + key;
+    if (!v.is_number()) return ctx.At(p, std::string(key) + ": expected a number, got " + v.dump());
+    const double d = v.get<double>();
+    if (!(d >= min && d <= max)) {
+        std::ostringstream msg;
+        msg << key << ": " << v.dump() << " is outside the valid range [" << min << ", " << max << "]";
+        return ctx.At(p, msg.str());
+    }
+    *out = float(d);
+    return Ok{};
+}
+
+Status ReadVec3(const Context& ctx, const json& obj, const std::string& pointer, const char* key, float min, float max,
+                glm::vec3* out) {
+    if (!obj.contains(key)) return Ok{};
+    const json& v = obj[key];
+    const std::string p = pointer + "/" + key;
+    if (!v.is_array() || v.size() != 3 || !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); })) {
+        return ctx.At(p, std::string(key) + ": expected three numbers [x, y, z], got " + v.dump());
+    }
+    for (int a = 0; a < 3; ++a) {
+        const double d = v[std::size_t(a)].get<double>();
+        if (!(d >= min && d <= max)) {
+            std::ostringstream msg;
+            msg << key << ": " << v.dump() << " has a component outside [" << min << ", " << max << "]";
+            return ctx.At(p, msg.str());
+        }
+        (*out)[a] = float(d);
+    }
+    return Ok{};
+}
+
+Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::string& p) {
+    if (Status s = CheckKeys(ctx, g, p, "a group",
+                             {"name", "shape", "center", "radius", "minor_radius", "half_extents", "wave_amplitude",
+                              "wave_length", "halo", "density_deviation", "dye", "circulation"});
+        !s) {
+        return Error{s.error()};
+    }
+    DensityGroup group;
+    if (!g.contains("name") || !g["name"].is_string() || g["name"].get<std::string>().empty()) {
+        return ctx.At(p, "a group needs a \"name\" (a non-empty string)");
+    }
+    group.name = g["name"].get<std::string>();
+    if (group.name.find_first_of(".= ") != std::string::npos) {
+        return ctx.At(p + "/name", "group name '" + group.name + "' may not contain '.', '=' or spaces");
+    }
+    const std::string shape = g.value("shape", std::string("sphere"));
+    if (shape == "sphere") {
+        group.shape = DensityGroup::Shape::Sphere;
+    } else if (shape == "box") {
+        group.shape = DensityGroup::Shape::Box;
+    } else if (shape == "torus") {
+        group.shape = DensityGroup::Shape::Torus;
+    } else {
+        return ctx.At(p + "/shape", "unknown shape '" + shape + "' (valid: sphere, box, torus)");
+    }
+    constexpr float kBig = 1.0e4f;
+    Status checks[] = {
+        ReadVec3(ctx, g, p, "center", -kBig, kBig, &group.center),
+        ReadNumber(ctx, g, p, "radius", 1.0e-4f, kBig, &group.radius),
+        ReadNumber(ctx, g, p, "minor_radius", 1.0e-4f, kBig, &group.minorRadius),
+        ReadVec3(ctx, g, p, "half_extents", 1.0e-4f, kBig, &group.halfExtents),
+        ReadNumber(ctx, g, p, "wave_amplitude", -kBig, kBig, &group.waveAmplitude),
+        ReadNumber(ctx, g, p, "wave_length", 1.0e-4f, kBig, &group.waveLength),
+        ReadNumber(ctx, g, p, "halo", 0.0f, kBig, &group.halo),
+        ReadNumber(ctx, g, p, "circulation", -kBig, kBig, &group.circulation),
+    };
+    for (Status& s : checks) {
+        if (!s) return Error{s.error()};
+    }
+    // The live keys go through the same code as --set, so ranges agree.
+    SceneSetup scratch;
+    scratch.groups.push_back(group);
+    for (const auto& info : GroupParamInfos()) {
+        const std::string key(info.key);
+        if (!g.contains(key)) continue;
+        if (Status s = SetParam(scratch, group.name + "." + key, g[key]); !s) return ctx.At(p + "/" + key, s.error());
+    }
+    group = scratch.groups[0];
+    if (group.shape == DensityGroup::Shape::Torus && group.minorRadius >= group.radius) {
+        return ctx.At(p + "/minor_radius", "a torus needs minor_radius < radius");
+    }
+    return group;
+}
+
+}  // namespace
+
+Result<Scene> ParseScene(const std::string& text, const std::string& displayName) {
+    auto parsed = ParseJsonWithLines(text, displayName);
+    if (!parsed) return Error{parsed.error()};
+    const JsonDocument& doc = parsed.value();
+    const Context ctx{doc, displayName};
+    const json& root = doc.root;
+    if (Status s = CheckKeys(ctx, root, "", "a scene", {"version", "name", "description", "params", "camera", "groups"});
+        !s) {
+        return Error{s.error()};
+    }
+    if (!root.contains("version")) return ctx.At("", "missing \"version\" (this program reads version 1)");
+    if (!root["version"].is_number_integer() || root["version"].get<int>() != kSceneVersion) {
+        return ctx.At("/version", "unsupported version " + root["version"].dump() + " (this program reads version 1)");
+    }
+    Scene scene;
+    scene.description = root.value("description", std::string());
+    if (root.contains("name")) scene.name = root["name"].get<std::string>();
+
+    if (!root.contains("groups") || !root["groups"].is_array() || root["groups"].empty()) {
+        return ctx.At("/groups", "a scene needs a non-empty \"groups\" array");
+    }
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < root["groups"].size(); ++i) {
+        const std::string p = "/groups/" + std::to_string(i);
+        auto group = ReadGroup(ctx, root["groups"][i], p);
+        if (!group) return Error{group.error()};
+        if (!names.insert(group.value().name).second) {
+            return ctx.At(p + "/name", "duplicate group name '" + group.value().name + "'");
+        }
+        scene.setup.groups.push_back(group.value());
+    }
+    if (scene.setup.groups.size() >= 1000) return ctx.At("/groups", "too many groups (at most 999)");
+
+    if (root.contains("params")) {
+        const json& params = root["params"];
+        if (!params.is_object()) return ctx.At("/params", "\"params\" must be an object");
+        for (const auto& [key, value] : params.items()) {
+            if (Status s = SetParam(scene.setup, key, value); !s) return ctx.At("/params/" + key, s.error());
+        }
+    }
+    if (root.contains("camera")) {
+        const json& cam = root["camera"];
+        if (Status s = CheckKeys(ctx, cam, "/camera", "camera", {"target", "distance", "yaw", "pitch", "fov"}); !s) {
+            return Error{s.error()};
+        }
+        Status checks[] = {
+            ReadVec3(ctx, cam, "/camera", "target", -1.0e4f, 1.0e4f, &scene.camera.target),
+            ReadNumber(ctx, cam, "/camera", "distance", 1.0e-3f, 1.0e4f, &scene.camera.distance),
+            ReadNumber(ctx, cam, "/camera", "yaw", -360.0f, 360.0f, &scene.camera.yaw),
+            ReadNumber(ctx, cam, "/camera", "pitch", -89.0f, 89.0f, &scene.camera.pitch),
+            ReadNumber(ctx, cam, "/camera", "fov", 5.0f, 150.0f, &scene.camera.fovY),
+        };
+        for (Status& s : checks) {
+            if (!s) return Error{s.error()};
+        }
+    }
+    return scene;
+}
+
+Result<Scene> LoadSceneFile(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Error{file.string() + ": cannot open scene file"};
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    auto scene = ParseScene(buffer.str(), file.string());
+    if (!scene) return scene;
+    if (scene.value().name.empty()) scene.value().name = file.stem().string();
+    scene.value().file = file;
+    return scene;
+}
+
+std::filesystem::path DataDirectory() {
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const std::filesystem::path share = exe.parent_path().parent_path() / "share" / "vorton";
+        if (std::filesystem::is_directory(share / "scenes", ec)) return share;
+    }
+    return std::filesystem::path(VORTON_SOURCE_DIR);
+}
+
+std::vector<std::string> ListSceneNames(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, const std::filesystem::path& sceneDir) {
+    std::error_code ec;
+    const std::filesystem::path asPath(nameOrFile);
+    if (asPath.extension() == ".json" || nameOrFile.find('/') != std::string::npos) {
+        if (std::filesystem::is_regular_file(asPath, ec)) return asPath;
+        return Error{nameOrFile + ": no such scene file"};
+    }
+    const std::filesystem::path named = sceneDir / (nameOrFile + ".json");
+    if (std::filesystem::is_regular_file(named, ec)) return named;
+    std::string list;
+    for (const auto& n : ListSceneNames(sceneDir)) list += (list.empty() ? "" : ", ") + n;
+    return Error{"unknown scene '" + nameOrFile + "'; valid scenes: " + list};
+}
+
+}  // namespace vorton

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// Scene files: JSON (comments allowed) under scenes/, e.g.
+///
+///     { "version": 1, "description": "...",
+///       "params": { "ambient_density": 1000, "vorton_count": 4000 },
+///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45 },
+///       "groups": [ { "name": "drop", "shape": "sphere", "center": [0,0,0.4],
+///                     "radius": 0.2, "halo": 0.06, "density_deviation": 50,
+///                     "dye": [0.2,0.45,1] } ] }
+///
+/// "params" takes the keys of SimParamInfos(). Errors name file:line and the
+/// problem; unknown keys list the valid ones.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/result.h"
+#include "sim/seeding.h"
+
+namespace vorton {
+
+/// Initial camera of a scene (orbit camera, z up). Angles in degrees, m.
+struct CameraSettings {
+    glm::vec3 target{0.0f};
+    float distance = 3.0f;
+    float yaw = 30.0f;
+    float pitch = 15.0f;
+    float fovY = 45.0f;
+};
+
+struct Scene {
+    std::string name;         ///< file stem, e.g. "dye_drop"
+    std::string description;  ///< one line for the picker
+    std::filesystem::path file;
+    SceneSetup setup;
+    CameraSettings camera;
+};
+
+/// Parses scene text; `displayName` (usually the path) prefixes error messages.
+Result<Scene> ParseScene(const std::string& text, const std::string& displayName);
+/// Reads and parses a scene file. Error if it cannot be read or is invalid.
+Result<Scene> LoadSceneFile(const std::filesystem::path& file);
+
+/// Run-time data folder: <executable dir>/../share/vorton when present, else
+/// the source tree (so a binary works from any working directory).
+std::filesystem::path DataDirectory();
+/// Scene names (file stems of *.json) in dir, sorted.
+std::vector<std::string> ListSceneNames(const std::filesystem::path& dir);
+/// A NAME in sceneDir, or a path to a .json file. Error lists the known names.
+Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, const std::filesystem::path& sceneDir);
+
+}  // namespace vorton

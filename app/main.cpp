@@ -1,0 +1,35 @@
+// vorton: the interactive vortex-particle fluid demo. See README.md and
+// app/core/options.h for the command line.
+
+#include <iostream>
+
+#include "app/core/options.h"
+#include "app/core/param_access.h"
+#include "app/core/run.h"
+#include "app/core/scene.h"
+
+int main(int argc, char** argv) {
+    using namespace vorton;
+    const ParsedCommandLine parsed = ParseCommandLine(argc, argv);
+    if (parsed.exitNow) {
+        (parsed.exitCode == kExitOk ? std::cout : std::cerr) << parsed.message << "\n";
+        return parsed.exitCode;
+    }
+    const Options& options = parsed.options;
+    if (options.listScenes) {
+        for (const std::string& name : ListSceneNames(DataDirectory() / "scenes")) std::cout << name << "\n";
+        return kExitOk;
+    }
+    auto scene = PrepareScene(options);
+    if (!scene) {
+        std::cerr << "vorton: " << scene.error() << "\n";
+        return kExitUsage;
+    }
+    if (options.listParams) {
+        std::cout << DescribeParams(scene.value().setup);
+        return kExitOk;
+    }
+    if (options.noRender) return RunWithoutRendering(options, std::move(scene.value()), std::cerr);
+    std::cerr << "vorton: rendering not built yet; use --no-render\n";
+    return kExitRuntime;
+}
