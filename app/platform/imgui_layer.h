@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// Dear ImGui wired to a GlContext.
+
+#include <memory>
+
+#include "app/platform/gl_context.h"
+#include "sim/result.h"
+
+struct ImGuiContext;
+
+namespace vorton::platform {
+
+/// Dear ImGui set-up on a GlContext: GLFW platform backend when windowed (installs GLFW input
+/// callbacks; callbacks the app set *before* Create() keep being called, ones set after replace
+/// ImGui's), no platform backend when headless (DisplaySize set from the FBO each frame, fixed
+/// 1/60 s DeltaTime), OpenGL3 renderer backend ("#version 330") in both cases. Dark style;
+/// DejaVu Sans if the system has it, else ImGui's built-in font. No imgui.ini is written.
+/// Only one may exist at a time; destroy it before its GlContext.
+class ImGuiLayer {
+public:
+    /// Error if a backend fails to initialise (the message names which).
+    static Result<std::unique_ptr<ImGuiLayer>> Create(GlContext& context);
+    ImGuiLayer(const ImGuiLayer&) = delete;
+    ImGuiLayer& operator=(const ImGuiLayer&) = delete;
+    ~ImGuiLayer();
+
+    /// Starts a UI frame; then the caller issues ImGui:: calls.
+    void NewFrame();
+    /// ImGui::Render() and draws the result into the currently bound framebuffer.
+    void Render();
+    /// True when ImGui uses the mouse / keyboard this frame (don't move the camera then).
+    bool WantsMouse() const;
+    bool WantsKeyboard() const;
+
+private:
+    explicit ImGuiLayer(GlContext& context) : m_context(context) {}
+
+    GlContext& m_context;
+    ImGuiContext* m_imgui = nullptr;
+    bool m_glfwBackend = false;
+    bool m_openGlBackend = false;
+};
+
+}  // namespace vorton::platform

@@ -1,0 +1,47 @@
+#pragma once
+/// \file
+/// Mouse-driven orbit camera for inspecting the simulation.
+
+#include <glm/glm.hpp>
+
+#include "render/renderer.h"
+
+namespace vorton::platform {
+
+/// Orbit / pan / zoom camera around a target, z up. Angles in degrees, distance in m.
+/// Yaw is measured in the xy plane from +x towards +y; pitch is the elevation above that plane
+/// (kept within +-89 degrees so "up" stays defined).
+struct CameraPose {
+    glm::vec3 target{0.0f};  ///< point looked at and orbited, m
+    float distance = 3.0f;   ///< eye to target, m (> 0)
+    float yaw = 30.0f;       ///< degrees
+    float pitch = 15.0f;     ///< degrees
+    float fovY = 45.0f;      ///< vertical field of view, degrees
+};
+
+class OrbitCamera {
+public:
+    /// Replaces the pose (distance and pitch are clamped to their valid ranges).
+    void Reset(const CameraPose& pose);
+    const CameraPose& Pose() const { return m_pose; }
+    /// Left drag: dragging right turns the scene right, dragging down raises the eye.
+    void Orbit(float dxPixels, float dyPixels);
+    /// Right or middle drag: moves the target in the view plane so the point under the cursor
+    /// (at the target's depth) follows it. viewportHeight in pixels.
+    void Pan(float dxPixels, float dyPixels, int viewportHeight);
+    /// Mouse wheel: each step forward (positive) moves 10% closer, multiplicatively.
+    void Zoom(float scrollSteps);
+    /// Eye position, m.
+    glm::vec3 Eye() const;
+    /// World -> view matrix (right-handed, looking down -z in view space).
+    glm::mat4 View() const;
+    /// Perspective projection; near/far planes scale with distance so any zoom level works.
+    glm::mat4 Projection(float aspect) const;
+    /// Everything the renderer needs for a viewport of the given pixel size.
+    render::SceneView MakeView(glm::ivec2 viewport) const;
+
+private:
+    CameraPose m_pose;
+};
+
+}  // namespace vorton::platform

@@ -1,0 +1,92 @@
+#pragma once
+/// \file
+/// Draws one frame of the demo: background, tracer particles, vortons, bounding box.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+
+#include <glm/glm.hpp>
+
+#include "render/dynamic_buffer.h"
+#include "render/shader_program.h"
+#include "sim/result.h"
+
+namespace vorton::render {
+
+/// Background gradient colours (linear RGB 0..1), top and bottom of the viewport.
+inline constexpr glm::vec3 kBackgroundTop{0.105f, 0.125f, 0.165f};
+inline constexpr glm::vec3 kBackgroundBottom{0.012f, 0.013f, 0.018f};
+/// Most dye groups FrameInput::groupColors can hold; extra entries are ignored.
+inline constexpr std::size_t kMaxGroups = 64;
+
+/// Camera matrices for one frame.
+struct SceneView {
+    glm::mat4 view{1.0f};        ///< world -> view
+    glm::mat4 projection{1.0f};  ///< view -> clip (perspective; projection[1][1] sets sprite size)
+    glm::vec3 eye{0.0f};         ///< camera position, m
+    glm::ivec2 viewport{1, 1};   ///< pixels; Draw() renders into (0,0)..viewport
+};
+
+/// What to draw; spans are read during Draw() only (no ownership).
+struct FrameInput {
+    SceneView view;
+    /// m, world space, z up.
+    std::span<const glm::vec3> tracerPositions;
+    /// Per tracer, index into groupColors (same length as tracerPositions). If empty or shorter,
+    /// every tracer uses group 0. Indices past the palette use its last colour.
+    std::span<const std::uint16_t> tracerGroups;
+    /// RGBA dye colour per group, up to kMaxGroups entries; alpha scales opacity. Empty: pale grey.
+    std::span<const glm::vec4> groupColors;
+    float tracerSize = 0.006f;    ///< world-space diameter of a tracer sprite, m
+    float tracerOpacity = 0.35f;  ///< 0..1 per sprite; overlapping sprites build up density
+    bool showVortons = false;
+    std::span<const glm::vec3> vortonPositions;  ///< m
+    /// |vorticity| per vorton, 1/s, coloured relative to the largest (may be empty: one colour).
+    std::span<const float> vortonStrength;
+    float vortonSize = 0.02f;  ///< m
+    bool showBounds = false;
+    glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};  ///< axis-aligned box drawn as 12 lines, m
+};
+
+/// Owns the GL programs and buffers for drawing frames. Create and destroy it with the same
+/// GL context current; not thread-safe.
+class Renderer {
+public:
+    /// Compiles the shaders found in shaderDir (errors name the file and the GLSL log). Needs a
+    /// current GL 3.3 core context with glad loaded (LoadGl); error if GL was not loaded.
+    static Result<std::unique_ptr<Renderer>> Create(const std::filesystem::path& shaderDir);
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+    ~Renderer();  // frees GL objects
+
+    /// Clears to a dark vertical gradient background and draws tracers (soft round point
+    /// sprites, world-size with perspective, coloured by group), optional vortons and bounding
+    /// box into the bound framebuffer. Uploads each span at most once per call. Leaves GL state
+    /// as ImGui's backend expects: no program/VAO bound, depth test and blending off.
+    void Draw(const FrameInput& input);
+
+private:
+    Renderer();
+    void DrawBackground();
+    void DrawBounds(const FrameInput& input, const glm::mat4& viewProjection);
+    void DrawTracers(const FrameInput& input, float pointScale);
+    void DrawVortons(const FrameInput& input, float pointScale);
+
+    ShaderProgram m_background;
+    ShaderProgram m_tracers;
+    ShaderProgram m_vortons;
+    ShaderProgram m_lines;
+    unsigned m_emptyVao = 0;
+    unsigned m_tracerVao = 0;
+    unsigned m_vortonVao = 0;
+    unsigned m_lineVao = 0;
+    DynamicBuffer m_tracerPositions;
+    DynamicBuffer m_tracerGroups;
+    DynamicBuffer m_vortonPositions;
+    DynamicBuffer m_vortonStrengths;
+    DynamicBuffer m_lineVertices;
+};
+
+}  // namespace vorton::render

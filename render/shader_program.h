@@ -1,0 +1,39 @@
+#pragma once
+/// \file
+/// A linked GLSL program built from a vertex and a fragment shader file.
+
+#include <filesystem>
+#include <string>
+
+#include "sim/result.h"
+
+namespace vorton::render {
+
+/// Owns one GL program object. Move-only; needs the creating context current when destroyed.
+class ShaderProgram {
+public:
+    /// Reads `dir/vertexFile` and `dir/fragmentFile`, compiles and links them. Errors name the
+    /// file that could not be read or compiled (with the GLSL info log) or the pair that failed
+    /// to link.
+    static Result<ShaderProgram> Load(const std::filesystem::path& dir,
+                                      const std::string& vertexFile,
+                                      const std::string& fragmentFile);
+
+    ShaderProgram() = default;
+    ShaderProgram(ShaderProgram&& other) noexcept;
+    ShaderProgram& operator=(ShaderProgram&& other) noexcept;
+    ShaderProgram(const ShaderProgram&) = delete;
+    ShaderProgram& operator=(const ShaderProgram&) = delete;
+    ~ShaderProgram();
+
+    /// GL program name (0 when empty).
+    unsigned Id() const { return m_id; }
+    /// Location of a uniform, -1 if the linker dropped or never had it (GL ignores -1).
+    int Uniform(const char* name) const;
+
+private:
+    explicit ShaderProgram(unsigned id) : m_id(id) {}
+    unsigned m_id = 0;
+};
+
+}  // namespace vorton::render

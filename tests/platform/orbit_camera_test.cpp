@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/platform/orbit_camera.h"
+
+namespace vorton {
+namespace {
+
+using platform::CameraPose;
+using platform::OrbitCamera;
+
+constexpr float kEps = 1e-4f;
+
+void ExpectNear(const glm::vec3& actual, const glm::vec3& expected, float eps = kEps) {
+    EXPECT_NEAR(actual.x, expected.x, eps);
+    EXPECT_NEAR(actual.y, expected.y, eps);
+    EXPECT_NEAR(actual.z, expected.z, eps);
+}
+
+TEST(OrbitCamera, YawZeroPitchZeroLooksAlongMinusX) {
+    OrbitCamera camera;
+    camera.Reset(
+        CameraPose{.target = {1.0f, 2.0f, 3.0f}, .distance = 2.0f, .yaw = 0.0f, .pitch = 0.0f});
+    ExpectNear(camera.Eye(), {3.0f, 2.0f, 3.0f});
+    camera.Reset(
+        CameraPose{.target = {1.0f, 2.0f, 3.0f}, .distance = 2.0f, .yaw = 90.0f, .pitch = 0.0f});
+    ExpectNear(camera.Eye(), {1.0f, 4.0f, 3.0f});
+    camera.Reset(CameraPose{.distance = 2.0f, .yaw = 0.0f, .pitch = 30.0f});
+    ExpectNear(camera.Eye(), {2.0f * std::cos(0.5235988f), 0.0f, 1.0f});
+}
+
+TEST(OrbitCamera, ZoomIsMultiplicative) {
+    OrbitCamera camera;
+    camera.Reset(CameraPose{.distance = 2.0f});
+    camera.Zoom(1.0f);
+    const float once = camera.Pose().distance;
+    EXPECT_LT(once, 2.0f);
+    camera.Zoom(1.0f);
+    EXPECT_NEAR(camera.Pose().distance / once, once / 2.0f, kEps);
+    camera.Zoom(-2.0f);
+    EXPECT_NEAR(camera.Pose().distance, 2.0f, kEps);
+    EXPECT_NEAR(glm::length(camera.Eye() - camera.Pose().target), 2.0f, kEps);
+}
+
+TEST(OrbitCamera, ViewMapsTargetOntoMinusZAxis) {
+    OrbitCamera camera;
+    camera.Reset(CameraPose{
+        .target = {0.5f, -1.0f, 0.25f}, .distance = 4.0f, .yaw = 123.0f, .pitch = -40.0f});
+    const glm::vec4 target = camera.View() * glm::vec4(camera.Pose().target, 1.0f);
+    ExpectNear(glm::vec3(target), {0.0f, 0.0f, -4.0f});
+    // z is up: world +z must point up on screen (positive view-space y).
+    const glm::vec4 above = camera.View() * glm::vec4(camera.Pose().target + glm::vec3(0, 0, 1), 1);
+    EXPECT_GT(above.y, target.y);
+}
+
+TEST(OrbitCamera, PitchStaysBelowTheVertical) {
+    OrbitCamera camera;
+    camera.Orbit(0.0f, 1e5f);
+    EXPECT_LE(camera.Pose().pitch, 89.0f);
+    EXPECT_TRUE(std::isfinite(camera.View()[0][0]));
+    camera.Orbit(0.0f, -1e5f);
+    EXPECT_GE(camera.Pose().pitch, -89.0f);
+}
+
+TEST(OrbitCamera, PanKeepsThePointUnderTheCursor) {
+    OrbitCamera camera;
+    camera.Reset(
+        CameraPose{.target = {0.0f, 0.0f, 0.0f}, .distance = 3.0f, .yaw = 30.0f, .pitch = 20.0f});
+    const glm::ivec2 viewport{800, 600};
+    const glm::vec3 grabbed = camera.Pose().target;  // at the screen centre before the drag
+    camera.Pan(40.0f, 25.0f, viewport.y);            // 40 px right, 25 px down
+    const auto view = camera.MakeView(viewport);
+    const glm::vec4 clip = view.projection * view.view * glm::vec4(grabbed, 1.0f);
+    const float px = (clip.x / clip.w * 0.5f + 0.5f) * viewport.x;
+    const float pyDown = (0.5f - clip.y / clip.w * 0.5f) * viewport.y;
+    EXPECT_NEAR(px, viewport.x / 2.0f + 40.0f, 0.5f);
+    EXPECT_NEAR(pyDown, viewport.y / 2.0f + 25.0f, 0.5f);
+}
+
+TEST(OrbitCamera, MakeViewFillsEverything) {
+    OrbitCamera camera;
+    const auto view = camera.MakeView({640, 480});
+    EXPECT_EQ(view.viewport, glm::ivec2(640, 480));
+    ExpectNear(view.eye, camera.Eye());
+    EXPECT_NEAR(view.projection[1][1] / view.projection[0][0], 640.0f / 480.0f, kEps);
+}
+
+}  // namespace
+}  // namespace vorton
