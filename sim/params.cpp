@@ -14,7 +14,7 @@ std::string_view SolverName(Solver solver) {
 
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
-    static const std::array<ParamInfo<P>, 12> infos{{
+    static const std::array<ParamInfo<P>, 15> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0"},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -30,12 +30,21 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "vortons per treecode leaf at most"},
         {"velocity_grid_cells", "Velocity grid cells", "", &P::velocityGridCells, 512.0f, 4.0e6f, true,
          true, "target number of cells of the grid tracers interpolate velocity from"},
+        {"density_cell_factor", "Density cell / vorton radius", "", &P::densityCellFactor, 0.5f, 8.0f, true, false,
+         "cell size of the density grid for baroclinic generation, in vorton core radii; too fine leaves holes "
+         "between vortons where no gradient is seen"},
+        {"remesh_every", "Remesh every", "steps", &P::remeshEvery, 0.0f, 1000.0f, true, false,
+         "steps between remeshings of the vortons onto a regular lattice (0: never); remeshing keeps vortons "
+         "from clustering, which otherwise lets vortex stretching run away"},
         {"max_speed", "Blow-up speed", "m/s", &P::maxSpeed, 0.1f, 1.0e4f, true, true,
          "a vorton faster than this stops the run as a blow-up"},
         {"vorton_count", "Vortons", "", &P::vortonCount, 1.0f, float(kMaxVortons), false, true,
          "target vorton count, spread over the groups (applied on reset)"},
         {"tracer_count", "Tracers", "", &P::tracerCount, 0.0f, float(kMaxTracers), false, true,
          "target tracer count, spread over the groups (applied on reset)"},
+        {"core_overlap", "Core overlap", "", &P::coreOverlap, 0.5f, 4.0f, false, false,
+         "vorton core radius / spacing; vortex methods need overlapping cores (> 1) to stay accurate and stable "
+         "(applied on reset)"},
         {"seed", "Random seed", "", &P::seed, 0.0f, 1.0e9f, false, false,
          "seed of the tracer placement (applied on reset)"},
     }};

@@ -26,15 +26,18 @@ std::string_view SolverName(Solver solver);
 struct SimParams {
     float ambientDensity = 1000.0f;          ///< ρ₀, kg/m³ (live)
     glm::vec3 gravity{0.0f, 0.0f, -9.81f};   ///< g, m/s², points down; z is up (live)
-    float viscosity = 1.0e-5f;               ///< ν, kinematic viscosity, m²/s (live)
+    float viscosity = 3.0e-4f;               ///< ν, kinematic viscosity, m²/s (live)
     float dt = 0.02f;                        ///< time step, s (live)
     Solver solver = Solver::Tree;            ///< velocity-from-vorticity solver (live)
     float treeTheta = 0.5f;                  ///< treecode opening angle: cluster radius / distance (live)
     int treeLeafSize = 8;                    ///< vortons per treecode leaf at most (live)
     int velocityGridCells = 16384;           ///< target cell count of the tracer velocity grid (live)
+    float densityCellFactor = 1.0f;          ///< density grid cell size / mean vorton radius (live)
+    int remeshEvery = 5;                     ///< steps between remeshings onto the seeding lattice; 0: never (live)
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)
     int vortonCount = 4000;                  ///< target vorton count, spread over the groups (on reset)
     int tracerCount = 100000;                ///< target tracer count, spread over the groups (on reset)
+    float coreOverlap = 1.5f;                ///< vorton core radius σ / lattice spacing h (on reset)
     int seed = 1;                            ///< random seed for tracer placement (on reset)
 };
 

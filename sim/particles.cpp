@@ -8,14 +8,16 @@ void Vortons::Clear() {
     radius.clear();
     volume.clear();
     group.clear();
+    massFraction.clear();
 }
 
-void Vortons::Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g) {
+void Vortons::Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction) {
     position.push_back(x);
     vorticity.push_back(omega);
     radius.push_back(sigma);
     volume.push_back(v);
     group.push_back(g);
+    massFraction.push_back(g == kAmbientGroup ? 0.0f : fraction);
 }
 
 void Tracers::Clear() {

@@ -23,10 +23,13 @@ struct Vortons {
     std::vector<float> radius;         ///< σ_k, core radius of the regularised kernel, m
     std::vector<float> volume;         ///< V_k, m³
     std::vector<std::uint16_t> group;  ///< density group index, or kAmbientGroup
+    /// Share of its group's density deviation this vorton carries: δρ_k =
+    /// massFraction_k · δρ_group. 1 at seeding; remeshing moves mass around.
+    std::vector<float> massFraction;
 
     std::size_t Size() const { return position.size(); }
     void Clear();
-    void Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g);
+    void Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction = 1.0f);
 };
 
 /// Passive tracers: moved by the flow, never feed back into it.

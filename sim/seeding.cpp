@@ -61,8 +61,9 @@ Aabb ShapeBounds(const DensityGroup& g, float grow) {
     return Aabb{g.center - half, g.center + half};
 }
 
-void SeedVortons(const SceneSetup& setup, Vortons& vortons) {
+void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice) {
     vortons.Clear();
+    if (lattice) *lattice = Lattice{};
     const auto& groups = setup.groups;
     assert(groups.size() < kAmbientGroup);
     if (groups.empty() || setup.params.vortonCount <= 0) return;
@@ -82,6 +83,8 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons) {
     // Centre the lattice on the bounds so symmetric scenes seed symmetrically.
     const glm::vec3 origin = bounds.Center() - 0.5f * h * glm::vec3(n) + glm::vec3(0.5f * h);
     const float volume = h * h * h;
+    const float sigma = setup.params.coreOverlap * h;
+    if (lattice) *lattice = Lattice{origin, h};
 
     for (int k = 0; k < n.z; ++k) {
         for (int j = 0; j < n.y; ++j) {
@@ -109,7 +112,7 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons) {
                         }
                     }
                 }
-                vortons.Add(x, omega, h, volume, owner);
+                vortons.Add(x, omega, sigma, volume, owner);
             }
         }
     }

@@ -8,6 +8,7 @@
 #include "aabb.h"
 #include "params.h"
 #include "particles.h"
+#include "remesh.h"
 
 namespace vorton {
 
@@ -27,10 +28,11 @@ Aabb ShapeBounds(const DensityGroup& group, float grow = 0.0f);
 /// Vortons on a cubic lattice of spacing h = (V_total / vortonCount)^{1/3},
 /// where V_total counts each group and its halo; each lattice point inside a
 /// group (the first that contains it) becomes a vorton of that group, each in a
-/// halo and no group an ambient (zero-deviation) vorton. Core radius σ = h and
-/// volume V = h³. Torus groups with circulation Γ get azimuthal vorticity
+/// halo and no group an ambient (zero-deviation) vorton. Core radius σ = coreOverlap·h
+/// and volume V = h³. Torus groups with circulation Γ get azimuthal vorticity
 /// Γ/(πa²); all others start at rest. The result depends only on the inputs.
-void SeedVortons(const SceneSetup& setup, Vortons& vortons);
+/// The lattice used is returned in *lattice when given.
+void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice = nullptr);
 
 /// tracerCount tracers spread over the groups in proportion to their volumes,
 /// uniformly at random inside each (seeded by params.seed: reproducible).

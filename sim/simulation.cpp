@@ -15,7 +15,11 @@ namespace vorton {
 namespace {
 
 constexpr std::array<std::string_view, kStageCount> kStageNames{
-    "bounds", "tree", "velocity", "velocity_grid", "baroclinic", "diffusion", "advection"};
+    "remesh", "bounds", "tree", "velocity", "velocity_grid", "baroclinic", "diffusion", "advection"};
+
+/// Lattice points with |α| or mass below this fraction of the largest are dropped when remeshing.
+constexpr float kRemeshThreshold = 1.0e-4f;
+constexpr std::size_t kMaxRemeshPoints = std::size_t(1) << 25;
 
 std::int64_t Now() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -64,7 +68,7 @@ std::string_view StageName(Stage stage) { return kStageNames[std::size_t(stage)]
 Simulation::Simulation(SceneSetup setup) : m_setup(std::move(setup)) { Reset(); }
 
 void Simulation::Reset() {
-    SeedVortons(m_setup, m_vortons);
+    SeedVortons(m_setup, m_vortons, &m_lattice);
     SeedTracers(m_setup, m_tracers);
     m_time = 0.0;
     m_steps = 0;
@@ -78,7 +82,7 @@ void Simulation::Reset() {
 
 float Simulation::VortonDensityDeviation(std::size_t k) const {
     const std::uint16_t g = m_vortons.group[k];
-    return g == kAmbientGroup ? 0.0f : m_setup.groups[g].densityDeviation;
+    return g == kAmbientGroup ? 0.0f : m_setup.groups[g].densityDeviation * m_vortons.massFraction[k];
 }
 
 float Simulation::TracerDensityDeviation(std::size_t i) const {
@@ -132,21 +136,13 @@ void Simulation::BaroclinicRates() {
         radiusSum += m_vortons.radius[k];
     }
     if (!anyDeviation || glm::dot(p.gravity, p.gravity) == 0.0f || n == 0) return;
-
-    // Cells as large as the vortons' spacing (σ = h at seeding): finer grids leave holes between vortons.
-    const float cell = float(radiusSum / double(n));
-    const Aabb box = BoundsOf(m_vortons.position);
-    m_densityGrid = FitGridWithCell(box, 2.0f * cell, cell, std::size_t(1) << 21);
-    m_density.assign(m_densityGrid.PointCount(), 0.0f);
-    SpreadCloudInCell(m_densityGrid, m_vortons.position, m_deviationMass, m_density);
-    m_densityGradient.resize(m_density.size());
-    Gradient(m_densityGrid, m_density, m_densityGradient);
-
-    const glm::vec3 gOverRho = p.gravity / p.ambientDensity;
-    const std::span<const glm::vec3> gradient(m_densityGradient);
-    ParallelFor(n, [&](std::size_t k) {
-        m_baroclinic[k] = glm::cross(Interpolate(m_densityGrid, gradient, m_vortons.position[k]), gOverRho);
-    });
+    // Cells of about the vorton spacing h = σ/overlap: finer cells show each
+    // vorton's own bump (zero gradient at its centre) and lose generation.
+    const float cell = p.densityCellFactor * float(radiusSum / double(n)) / std::max(0.1f, p.coreOverlap);
+    m_baroclinicGenerator.ComputeRates(m_vortons.position, m_deviationMass, cell, p.gravity, p.ambientDensity,
+                                       m_baroclinic);
+    // As dω/dt, like the stretching term.
+    ParallelFor(n, [&](std::size_t k) { m_baroclinic[k] /= m_vortons.volume[k]; });
 }
 
 void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
@@ -205,6 +201,13 @@ StepReport Simulation::Step() {
     const std::int64_t start = Now();
     std::int64_t tick = start;
     m_stageMs.fill(0.0);
+    if (p.remeshEvery > 0 && m_steps > 0 && m_steps % p.remeshEvery == 0 && !m_vortons.position.empty()) {
+        const float sigma = m_vortons.radius[0];
+        if (Remesh(m_lattice, sigma, kRemeshThreshold, m_setup.groups.size(), kMaxRemeshPoints, m_vortons)) {
+            m_cacheValid = false;
+        }
+        m_stageMs[int(Stage::Remesh)] += Elapsed(tick);
+    }
     double& treeMs = m_stageMs[int(Stage::Tree)];
     double& velocityMs = m_stageMs[int(Stage::Velocity)];
     const std::size_t nv = m_vortons.Size(), nt = m_tracers.Size();

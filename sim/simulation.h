@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aabb.h"
+#include "baroclinic.h"
 #include "params.h"
 #include "particles.h"
 #include "pse.h"
@@ -20,7 +21,7 @@
 namespace vorton {
 
 /// Timed stages of a step, in order.
-enum class Stage : int { Bounds, Tree, Velocity, VelocityGrid, Baroclinic, Diffusion, Advection, Count };
+enum class Stage : int { Remesh, Bounds, Tree, Velocity, VelocityGrid, Baroclinic, Diffusion, Advection, Count };
 inline constexpr int kStageCount = int(Stage::Count);
 /// Lower-case stage name as used in `ms_<stage>` columns: bounds, tree, velocity, ...
 std::string_view StageName(Stage stage);
@@ -50,7 +51,7 @@ struct Diagnostics {
 ///
 ///     Dω/Dt = (ω·∇)v + ν∇²ω + (∇ρ′ × g)/ρ₀
 ///
-/// Each Step(): bounds → velocity and stretching at the vortons (treecode or
+/// Each Step(): remeshing every remeshEvery steps → bounds → velocity and stretching at the vortons (treecode or
 /// direct) and on a velocity grid for tracers → baroclinic generation from a
 /// cloud-in-cell density grid → PSE diffusion → Heun (RK2) advection of
 /// vortons, their vorticity and tracers, which re-evaluates the velocity at
@@ -89,7 +90,8 @@ public:
     double LastStepMs() const { return m_stepMs; }
     const GridGeometry& VelocityGrid() const { return m_velocityGrid; }
 
-    /// Density deviation δρ (kg/m³) of vorton k / tracer i: its group's, 0 for the halo.
+    /// Density deviation δρ (kg/m³) of vorton k (its group's times its mass
+    /// fraction, 0 for the halo) and of tracer i (its group's).
     float VortonDensityDeviation(std::size_t k) const;
     float TracerDensityDeviation(std::size_t i) const;
 
@@ -131,13 +133,14 @@ private:
     double m_stepMs = 0.0;
     double m_lastMaxSpeed = 0.0;
 
+    Lattice m_lattice;  // the seeding lattice, reused by remeshing
     Treecode m_tree;
     ParticleStrengthExchange m_pse;
     GridGeometry m_velocityGrid;  // geometry of m_gridVelocity0
     GridGeometry m_nextGrid;      // geometry of m_gridVelocity1
     bool m_cacheValid = false;    // m_velocity0, m_stretch0, m_gridVelocity0 belong to the current state
     CacheKey m_cacheKey{};
-    GridGeometry m_densityGrid;
+    BaroclinicGenerator m_baroclinicGenerator;
 
     // Per-step scratch, kept between steps so the step does not allocate once sizes settle.
     std::vector<glm::vec3> m_alpha;
@@ -145,8 +148,7 @@ private:
     std::vector<glm::vec3> m_velocity0, m_velocity1, m_stretch0, m_stretch1, m_nextVelocity, m_nextStretch;
     std::vector<glm::vec3> m_baroclinic, m_diffusion;  // dω/dt and dα/dt
     std::vector<glm::vec3> m_predictedPosition, m_predictedVorticity;
-    std::vector<float> m_deviationMass, m_density;
-    std::vector<glm::vec3> m_densityGradient;
+    std::vector<float> m_deviationMass;
     std::vector<glm::vec3> m_gridPoints, m_gridVelocity0, m_gridVelocity1;
     std::vector<glm::vec3> m_predictedTracer;
 };

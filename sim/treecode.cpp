@@ -165,7 +165,8 @@ void Treecode::FarField(const Node& node, glm::vec3 r, float d2, glm::vec3 omega
     const glm::vec3 dR(glm::dot(D[0], r), glm::dot(D[1], r), glm::dot(D[2], r));
     *v += glm::cross(node.alpha, r) * inv3 - dCross * inv3 + glm::cross(dR, r) * (3.0f * inv5);
     if constexpr (kStretch) {
-        *s += glm::cross(node.alpha, omega * inv3 - r * (3.0f * glm::dot(r, omega) * inv5));
+        const glm::vec3 oa = glm::cross(omega, node.alpha);
+        *s += oa * inv3 - r * (3.0f * glm::dot(r, oa) * inv5);
     }
 }
 
