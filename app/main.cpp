@@ -7,6 +7,7 @@
 #include "app/core/param_access.h"
 #include "app/core/run.h"
 #include "app/core/scene.h"
+#include "app/demo_app.h"
 
 int main(int argc, char** argv) {
     using namespace vorton;
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
         return kExitOk;
     }
     if (options.noRender) return RunWithoutRendering(options, std::move(scene.value()), std::cerr);
-    std::cerr << "vorton: rendering not built yet; use --no-render\n";
-    return kExitRuntime;
+    auto app = DemoApp::Create(options, std::move(scene.value()));
+    if (!app) {
+        std::cerr << "vorton: " << app.error() << "\n";
+        return kExitRuntime;
+    }
+    return app.value()->Run();
 }

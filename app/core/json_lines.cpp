@@ -7,8 +7,8 @@ namespace vorton {
 
 namespace {
 
-/// Input iterator over the text that counts the newlines consumed, so the
-/// parser callback knows the line the lexer has reached.
+/// Input iterator over the text that counts the newlines consumed and
+/// records how far the lexer has read, so the parser callback knows the line.
 struct LineCountingIterator {
     using iterator_category = std::input_iterator_tag;
     using value_type = char;
@@ -18,10 +18,12 @@ struct LineCountingIterator {
 
     const char* p;
     int* line;
+    const char** reached;  // one past the last character read
     reference operator*() const { return *p; }
     LineCountingIterator& operator++() {
         if (*p == '\n') ++*line;
         ++p;
+        *reached = p;
         return *this;
     }
     LineCountingIterator operator++(int) {
@@ -63,6 +65,19 @@ int JsonDocument::LineOf(const std::string& pointer) const {
 Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::string& name) {
     JsonDocument doc;
     int line = 1;
+    const char* reached = text.data();
+    // The lexer reads one character past a number or literal before reporting
+    // it; when that is the newline ending the line, `line` is already one
+    // ahead. A value's line is that of the last non-blank character read.
+    auto valueLine = [&] {
+        int l = line;
+        for (const char* q = reached; q > text.data(); --q) {
+            const char c = q[-1];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') break;
+            if (c == '\n') --l;
+        }
+        return l;
+    };
     // The path of the value being parsed: one entry per open container; for
     // objects the last key, for arrays the next index.
     struct Frame {
@@ -84,14 +99,14 @@ Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::stri
         switch (event) {
             case json::parse_event_t::object_start:
             case json::parse_event_t::array_start:
-                doc.lines.emplace(currentPointer(), line);
+                doc.lines.emplace(currentPointer(), valueLine());
                 stack.push_back({event == json::parse_event_t::array_start, "", 0});
                 break;
             case json::parse_event_t::key:
                 stack.back().key = parsed.get<std::string>();
                 break;
             case json::parse_event_t::value:
-                doc.lines.emplace(currentPointer(), line);
+                doc.lines.emplace(currentPointer(), valueLine());
                 valueDone();
                 break;
             case json::parse_event_t::object_end:
@@ -103,7 +118,7 @@ Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::stri
         return true;
     };
     try {
-        LineCountingIterator first{text.data(), &line}, last{text.data() + text.size(), &line};
+        LineCountingIterator first{text.data(), &line, &reached}, last{text.data() + text.size(), &line, &reached};
         doc.root = json::parse(first, last, callback, /*allow_exceptions=*/true, /*ignore_comments=*/true);
     } catch (const json::parse_error& e) {
         // e.byte is 1-based; turn it into line:column.

@@ -1,0 +1,17 @@
+#pragma once
+/// \file
+/// The Dear ImGui control panel and the REC indicator. Parameter widgets are
+/// generated from SimParamInfos() / GroupParamInfos(), the same tables the
+/// scene files and --set use.
+
+namespace vorton {
+
+class DemoApp;
+
+/// Scene picker, run controls, fluid and solver parameters, density groups,
+/// display options, recording, and timings. Call between ImGui NewFrame/Render.
+void DrawPanel(DemoApp& app);
+/// A red "REC n" in the top-left corner while recording.
+void DrawRecordingIndicator(DemoApp& app);
+
+}  // namespace vorton
