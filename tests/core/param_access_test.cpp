@@ -1,0 +1,147 @@
+// Parameters by key (`--set`, scene files and the panel share SetParam).
+
+#include <string>
+#include <variant>
+
+#include <gtest/gtest.h>
+
+#include "app/core/param_access.h"
+#include "test_util.h"
+
+namespace vorton {
+namespace {
+
+using nlohmann::json;
+
+/// Parses "KEY=VALUE" and applies it; the error of either step.
+Status Apply(SceneSetup& setup, const std::string& assignment) {
+    auto kv = ParseAssignment(assignment);
+    if (!kv) return Error{kv.error()};
+    return SetParam(setup, kv.value().first, kv.value().second);
+}
+
+TEST(ParamAccess, ParseAssignmentKinds) {
+    auto vec = ParseAssignment("gravity=0,0,-9.81");
+    ASSERT_TRUE(vec.ok()) << vec.error();
+    EXPECT_EQ(vec.value().first, "gravity");
+    ASSERT_TRUE(vec.value().second.is_array());
+    ASSERT_EQ(vec.value().second.size(), 3u);
+    EXPECT_DOUBLE_EQ(vec.value().second[2].get<double>(), -9.81);
+
+    auto name = ParseAssignment("solver=direct");
+    ASSERT_TRUE(name.ok());
+    EXPECT_EQ(name.value().second, json("direct"));
+
+    auto integer = ParseAssignment("vorton_count=5000");
+    ASSERT_TRUE(integer.ok());
+    EXPECT_TRUE(integer.value().second.is_number_integer());
+
+    auto real = ParseAssignment("drop.density_deviation=0.5");
+    ASSERT_TRUE(real.ok());
+    EXPECT_EQ(real.value().first, "drop.density_deviation");
+    EXPECT_TRUE(real.value().second.is_number_float());
+
+    EXPECT_FALSE(ParseAssignment("gravity").ok());
+    EXPECT_FALSE(ParseAssignment("=3").ok());
+    auto bad = ParseAssignment("gravity=0,x,1");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("'x'"), std::string::npos) << bad.error();
+}
+
+TEST(ParamAccess, SetAppliesGlobalAndGroupKeys) {
+    SceneSetup setup = test::LoadSetup("dye_drop");
+    ASSERT_TRUE(Apply(setup, "gravity=0,0,-9.81").ok());
+    EXPECT_EQ(setup.params.gravity, glm::vec3(0.0f, 0.0f, -9.81f));
+    ASSERT_TRUE(Apply(setup, "gravity=1,2,3").ok());
+    EXPECT_EQ(setup.params.gravity, glm::vec3(1.0f, 2.0f, 3.0f));
+    ASSERT_TRUE(Apply(setup, "solver=direct").ok());
+    EXPECT_EQ(setup.params.solver, Solver::Direct);
+    ASSERT_TRUE(Apply(setup, "solver=tree").ok());
+    EXPECT_EQ(setup.params.solver, Solver::Tree);
+    ASSERT_TRUE(Apply(setup, "drop.density_deviation=0.5").ok());
+    EXPECT_FLOAT_EQ(setup.groups[0].densityDeviation, 0.5f);
+    ASSERT_TRUE(Apply(setup, "drop.dye=0.1,0.2,0.3").ok());
+    EXPECT_EQ(setup.groups[0].dye, glm::vec3(0.1f, 0.2f, 0.3f));
+    ASSERT_TRUE(Apply(setup, "vorton_count=5000").ok());
+    EXPECT_EQ(setup.params.vortonCount, 5000);
+    ASSERT_TRUE(Apply(setup, "ambient_density=2").ok());  // integer text for a float key
+    EXPECT_FLOAT_EQ(setup.params.ambientDensity, 2.0f);
+}
+
+TEST(ParamAccess, UnknownKeyListsValidKeys) {
+    SceneSetup setup = test::LoadSetup("dye_drop");
+    for (const char* key : {"gravty=0,0,1", "drop.densty=1", "nodrop.density_deviation=1"}) {
+        const Status s = Apply(setup, key);
+        ASSERT_FALSE(s.ok()) << key;
+        EXPECT_NE(s.error().find("unknown parameter"), std::string::npos) << s.error();
+        for (const std::string& valid : ParamKeys(setup)) {
+            EXPECT_NE(s.error().find(valid), std::string::npos)
+                << valid << " missing from: " << s.error();
+        }
+    }
+}
+
+TEST(ParamAccess, OutOfRangeAndWrongTypeAreRejected) {
+    SceneSetup setup = test::LoadSetup("dye_drop");
+    const SceneSetup before = setup;
+    const char* bad[] = {"ambient_density=0",
+                         "ambient_density=1e9",
+                         "gravity=0,0,-100",
+                         "gravity=0,0",
+                         "drop.density_deviation=5000",
+                         "solver=fast",
+                         "vorton_count=1.5",
+                         "vorton_count=-3",
+                         "viscosity=fast",
+                         "dt=nan"};
+    for (const char* assignment : bad) {
+        const Status s = Apply(setup, assignment);
+        ASSERT_FALSE(s.ok()) << assignment;
+        const std::string key =
+            std::string(assignment).substr(0, std::string(assignment).find('='));
+        EXPECT_NE(s.error().find(key), std::string::npos) << s.error();
+    }
+    EXPECT_NE(Apply(setup, "ambient_density=0").error().find("range"), std::string::npos);
+    EXPECT_NE(Apply(setup, "solver=fast").error().find("direct, tree"), std::string::npos);
+    // Nothing was changed by the rejected values.
+    EXPECT_EQ(setup.params.ambientDensity, before.params.ambientDensity);
+    EXPECT_EQ(setup.params.gravity, before.params.gravity);
+    EXPECT_EQ(setup.params.vortonCount, before.params.vortonCount);
+    EXPECT_EQ(setup.groups[0].densityDeviation, before.groups[0].densityDeviation);
+}
+
+TEST(ParamAccess, EveryDeclaredParameterAcceptsItsRangeEnds) {
+    // The table is the single declaration: every key must be settable by name
+    // at its min and max, and rejected just outside (keys added later are covered too).
+    SceneSetup setup = test::LoadSetup("dye_drop");
+    for (const auto& info : SimParamInfos()) {
+        const std::string key(info.key);
+        std::visit(
+            [&](auto member) {
+                using T = std::remove_cvref_t<decltype(setup.params.*member)>;
+                auto value = [](float v) {
+                    if constexpr (std::is_same_v<T, int>)
+                        return json(std::int64_t(v));
+                    else if constexpr (std::is_same_v<T, glm::vec3>)
+                        return json::array({v, v, v});
+                    else
+                        return json(v);
+                };
+                if constexpr (std::is_same_v<T, Solver>) {
+                    EXPECT_TRUE(SetParam(setup, key, json("direct")).ok());
+                } else {
+                    EXPECT_TRUE(SetParam(setup, key, value(info.min)).ok()) << key;
+                    EXPECT_TRUE(SetParam(setup, key, value(info.max)).ok()) << key;
+                    const float above = info.max + std::max(1.0f, std::abs(info.max));
+                    EXPECT_FALSE(SetParam(setup, key, value(above)).ok()) << key;
+                }
+            },
+            info.member);
+    }
+    const std::string table = DescribeParams(setup);
+    for (const std::string& key : ParamKeys(setup))
+        EXPECT_NE(table.find(key), std::string::npos) << key;
+}
+
+}  // namespace
+}  // namespace vorton

@@ -1,0 +1,196 @@
+// Scene files: every shipped scene loads; errors name file:line and the problem.
+
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "app/core/scene.h"
+#include "test_util.h"
+
+namespace vorton {
+namespace {
+
+using test::SceneDir;
+
+/// A valid scene; `groupExtra` is spliced into the group on its own line 9.
+std::string SceneText(const std::string& groupExtra = "", const std::string& paramsExtra = "") {
+    return "// a test scene\n"    // 1
+           "{\n"                  // 2
+           "  \"version\": 1,\n"  // 3
+           "  \"params\": { \"dt\": 0.01" +
+           paramsExtra +
+           " },\n"                        // 4
+           "  \"groups\": [\n"            // 5
+           "    {\n"                      // 6
+           "      \"name\": \"drop\",\n"  // 7
+           "      \"radius\": 0.2,\n"     // 8
+           "      " +
+           groupExtra +
+           "\n"                                 // 9
+           "      \"density_deviation\": 50\n"  // 10
+           "    }\n"                            // 11
+           "  ]\n"                              // 12
+           "}\n";                               // 13
+}
+
+TEST(Scene, EveryShippedSceneLoads) {
+    const auto names = ListSceneNames(SceneDir());
+    for (const char* required : {"dye_drop", "two_drops", "vortex_ring", "rayleigh_taylor"}) {
+        EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
+    }
+    for (const std::string& name : names) {
+        auto scene = LoadSceneFile(SceneDir() / (name + ".json"));
+        ASSERT_TRUE(scene.ok()) << scene.error();
+        EXPECT_EQ(scene.value().name, name);
+        EXPECT_FALSE(scene.value().description.empty()) << name;
+        EXPECT_FALSE(scene.value().setup.groups.empty()) << name;
+    }
+}
+
+TEST(Scene, ValidTextParses) {
+    auto scene = ParseScene(SceneText("\"halo\": 0.05,"), "t.json");
+    ASSERT_TRUE(scene.ok()) << scene.error();
+    const SceneSetup& s = scene.value().setup;
+    EXPECT_FLOAT_EQ(s.params.dt, 0.01f);
+    ASSERT_EQ(s.groups.size(), 1u);
+    EXPECT_EQ(s.groups[0].name, "drop");
+    EXPECT_FLOAT_EQ(s.groups[0].radius, 0.2f);
+    EXPECT_FLOAT_EQ(s.groups[0].halo, 0.05f);
+    EXPECT_FLOAT_EQ(s.groups[0].densityDeviation, 50.0f);
+    EXPECT_EQ(s.groups[0].shape, DensityGroup::Shape::Sphere);
+}
+
+TEST(Scene, CommentsAreAllowed) {
+    auto scene =
+        ParseScene(SceneText("/* block\n comment */ \"halo\": 0.05, // trailing"), "t.json");
+    EXPECT_TRUE(scene.ok()) << scene.error();
+}
+
+TEST(Scene, SyntaxErrorNamesLineAndColumn) {
+    // Line 9 holds a key with no value.
+    auto scene = ParseScene(SceneText("\"halo\": ,"), "bad.json");
+    ASSERT_FALSE(scene.ok());
+    EXPECT_TRUE(std::regex_search(scene.error(), std::regex("^bad\\.json:9:[0-9]+: ")))
+        << scene.error();
+    // A missing comma is seen at the next token, on line 10.
+    auto missingComma = ParseScene(SceneText("\"halo\": 0.05"), "bad.json");
+    ASSERT_FALSE(missingComma.ok());
+    EXPECT_TRUE(std::regex_search(missingComma.error(), std::regex("^bad\\.json:10:[0-9]+: ")))
+        << missingComma.error();
+}
+
+TEST(Scene, UnknownGroupKeyNamesLineAndListsValidKeys) {
+    auto scene = ParseScene(SceneText("\"raduis\": 0.3,"), "bad.json");
+    ASSERT_FALSE(scene.ok());
+    const std::string& e = scene.error();
+    EXPECT_EQ(e.rfind("bad.json:9:", 0), 0u) << e;
+    EXPECT_NE(e.find("raduis"), std::string::npos) << e;
+    for (const char* key :
+         {"name", "shape", "center", "radius", "halo", "density_deviation", "dye", "circulation"}) {
+        EXPECT_NE(e.find(key), std::string::npos) << key << " missing from: " << e;
+    }
+}
+
+TEST(Scene, UnknownParamListsValidKeys) {
+    auto scene = ParseScene(SceneText("", ", \"gravty\": [0, 0, -9.81]"), "bad.json");
+    ASSERT_FALSE(scene.ok());
+    EXPECT_EQ(scene.error().rfind("bad.json:4:", 0), 0u) << scene.error();
+    EXPECT_NE(scene.error().find("gravty"), std::string::npos);
+    EXPECT_NE(scene.error().find("gravity"), std::string::npos);
+    EXPECT_NE(scene.error().find("drop.density_deviation"), std::string::npos);
+}
+
+TEST(Scene, WrongTypeNamesLineAndKey) {
+    auto scene = ParseScene(SceneText("\"halo\": \"thick\","), "bad.json");
+    ASSERT_FALSE(scene.ok());
+    EXPECT_EQ(scene.error().rfind("bad.json:9:", 0), 0u) << scene.error();
+    EXPECT_NE(scene.error().find("halo"), std::string::npos) << scene.error();
+    auto vec = ParseScene(SceneText("\"center\": [0, 1],"), "bad.json");
+    ASSERT_FALSE(vec.ok());
+    EXPECT_EQ(vec.error().rfind("bad.json:9:", 0), 0u) << vec.error();
+    EXPECT_NE(vec.error().find("center"), std::string::npos) << vec.error();
+}
+
+TEST(Scene, OutOfRangeNamesLineAndKey) {
+    auto scene = ParseScene(SceneText("\"halo\": -1,"), "bad.json");
+    ASSERT_FALSE(scene.ok());
+    EXPECT_EQ(scene.error().rfind("bad.json:9:", 0), 0u) << scene.error();
+    EXPECT_NE(scene.error().find("halo"), std::string::npos) << scene.error();
+    EXPECT_NE(scene.error().find("range"), std::string::npos) << scene.error();
+    // A live key checked through the parameter table, on the last line of its object (no comma
+    // after it).
+    std::string text = SceneText();
+    text.replace(text.find("50\n"), 2, "5000");
+    auto live = ParseScene(text, "bad.json");
+    ASSERT_FALSE(live.ok());
+    EXPECT_EQ(live.error().rfind("bad.json:10:", 0), 0u) << live.error();
+    EXPECT_NE(live.error().find("density_deviation"), std::string::npos) << live.error();
+    // A parameter out of range.
+    auto param = ParseScene(SceneText("", ", \"vorton_count\": 0"), "bad.json");
+    ASSERT_FALSE(param.ok());
+    EXPECT_EQ(param.error().rfind("bad.json:4:", 0), 0u) << param.error();
+    EXPECT_NE(param.error().find("vorton_count"), std::string::npos) << param.error();
+}
+
+TEST(Scene, VersionIsRequired) {
+    std::string text = SceneText();
+    text.replace(text.find("\"version\": 1,"), 13, "");
+    auto missing = ParseScene(text, "bad.json");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().rfind("bad.json:", 0), 0u) << missing.error();
+    EXPECT_NE(missing.error().find("version"), std::string::npos) << missing.error();
+    std::string v2 = SceneText();
+    v2.replace(v2.find("\"version\": 1"), 12, "\"version\": 2");
+    auto unsupported = ParseScene(v2, "bad.json");
+    ASSERT_FALSE(unsupported.ok());
+    EXPECT_EQ(unsupported.error().rfind("bad.json:3:", 0), 0u) << unsupported.error();
+}
+
+TEST(Scene, DuplicateGroupNamesAreRejected) {
+    const std::string text =
+        "{\n"
+        "  \"version\": 1,\n"
+        "  \"groups\": [\n"
+        "    { \"name\": \"a\" },\n"
+        "    { \"name\": \"a\" }\n"
+        "  ]\n"
+        "}\n";
+    auto scene = ParseScene(text, "dup.json");
+    ASSERT_FALSE(scene.ok());
+    EXPECT_EQ(scene.error().rfind("dup.json:5:", 0), 0u) << scene.error();
+    EXPECT_NE(scene.error().find("duplicate"), std::string::npos) << scene.error();
+}
+
+TEST(Scene, BadShapesAndGroupsAreRejected) {
+    auto shape = ParseScene(SceneText("\"shape\": \"cube\","), "bad.json");
+    ASSERT_FALSE(shape.ok());
+    EXPECT_NE(shape.error().find("sphere, box, torus"), std::string::npos) << shape.error();
+    auto torus = ParseScene(SceneText("\"shape\": \"torus\", \"minor_radius\": 0.3,"), "bad.json");
+    ASSERT_FALSE(torus.ok());
+    EXPECT_NE(torus.error().find("minor_radius"), std::string::npos) << torus.error();
+    auto noGroups = ParseScene("{ \"version\": 1, \"groups\": [] }", "bad.json");
+    EXPECT_FALSE(noGroups.ok());
+    auto unknownTop = ParseScene("{ \"version\": 1, \"grups\": [] }", "bad.json");
+    ASSERT_FALSE(unknownTop.ok());
+    EXPECT_NE(unknownTop.error().find("groups"), std::string::npos) << unknownTop.error();
+}
+
+TEST(Scene, FilesAndNames) {
+    auto byName = ResolveScenePath("dye_drop", SceneDir());
+    ASSERT_TRUE(byName.ok()) << byName.error();
+    EXPECT_EQ(byName.value(), SceneDir() / "dye_drop.json");
+    const std::string file = (SceneDir() / "two_drops.json").string();
+    auto byPath = ResolveScenePath(file, SceneDir());
+    ASSERT_TRUE(byPath.ok()) << byPath.error();
+    auto unknown = ResolveScenePath("dye_dorp", SceneDir());
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().find("dye_dorp"), std::string::npos);
+    EXPECT_NE(unknown.error().find("dye_drop"), std::string::npos);  // lists the valid names
+    auto missing = LoadSceneFile(SceneDir() / "no_such_scene.json");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().find("no_such_scene.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vorton

@@ -1,0 +1,161 @@
+// Treecode against direct summation (METHOD.md "fast solver vs direct").
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <glm/geometric.hpp>
+
+#include "sim/simulation.h"
+#include "sim/treecode.h"
+#include "sim/vorton_sources.h"
+#include "test_util.h"
+
+namespace vorton {
+namespace {
+
+/// A random cloud: N vortons uniform in a unit ball with random vorticity
+/// components in [−1, 1] 1/s, lattice-like spacing h = (V_ball/N)^{1/3}, σ = h, V = h³
+/// (as the seeding does). Random vorticity has no large-scale cancellation,
+/// which is the hard case for the far-field expansion.
+struct Cloud {
+    std::vector<glm::vec3> position, vorticity, alpha;
+    std::vector<float> sigma2;
+    VortonSources Sources() const { return {position, alpha, sigma2}; }
+};
+
+Cloud RandomCloud(int n, unsigned seed) {
+    Cloud c;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    const float h = std::cbrt(4.18879f / float(n));
+    while (int(c.position.size()) < n) {
+        const glm::vec3 x(u(rng), u(rng), u(rng));
+        if (glm::dot(x, x) > 1.0f) continue;
+        const glm::vec3 w(u(rng), u(rng), u(rng));
+        c.position.push_back(x);
+        c.vorticity.push_back(w);
+        c.alpha.push_back(w * (h * h * h));
+        c.sigma2.push_back(h * h);
+    }
+    return c;
+}
+
+struct Errors {
+    double velocity, stretch;
+};
+
+/// Relative RMS error of the treecode's velocity and stretching at the sources.
+Errors TreeErrors(const Cloud& c, float theta, int leafSize) {
+    const std::size_t n = c.position.size();
+    std::vector<glm::vec3> vd(n), sd(n), vt(n), st(n);
+    DirectVelocity(c.Sources(), VelocityQuery{c.position, vd, c.vorticity, sd});
+    Treecode tree;
+    tree.Build(c.Sources(), leafSize);
+    tree.EvaluateAtSources(c.vorticity, vt, st, theta);
+    return {test::RelativeRms(vt, vd), test::RelativeRms(st, sd)};
+}
+
+TEST(Treecode, RandomCloudWithinOnePercentAtDefaults) {
+    // METHOD.md: relative RMS velocity error ≤ 1 % at default settings.
+    // Measured 6.9 % at θ = 0.5 (the error falls as θ², so 1 % needs θ ≈ 0.2
+    // on this cloud): this check fails with the current treecode defaults.
+    const SimParams defaults;
+    const Cloud cloud = RandomCloud(4000, 3);
+    const Errors e = TreeErrors(cloud, defaults.treeTheta, defaults.treeLeafSize);
+    test::Measured("velocity_rms_error", e.velocity);
+    test::Measured("stretch_rms_error", e.stretch);
+    EXPECT_LE(e.velocity, 0.01);
+}
+
+TEST(Treecode, StretchingFarFieldIsFirstOrder) {
+    // The far field carries monopole + dipole for the velocity but only the
+    // monopole for the stretching, so the stretching error is first order in
+    // θ (~b/d of each accepted cluster) where the velocity's is second order.
+    // On random vorticity it is large (measured 27 % at θ = 0.5, 11 % at
+    // 0.25: order 1.3, the dipole-free term partly cancelling); what must
+    // hold is that it falls at least about as θ¹ and stays well below what a
+    // missing or mis-signed far field gives (≥ 100 %).
+    const Cloud cloud = RandomCloud(3000, 5);
+    const double coarse = TreeErrors(cloud, 0.5f, 8).stretch,
+                 fine = TreeErrors(cloud, 0.25f, 8).stretch;
+    test::Measured("stretch_rms_error_theta_0.5", coarse);
+    test::Measured("stretch_rms_error_theta_0.25", fine);
+    const double order = std::log(coarse / fine) / std::log(2.0);
+    test::Measured("stretch_convergence_order", order);
+    EXPECT_GT(order, 0.7);
+    EXPECT_LT(coarse, 0.4);
+}
+
+TEST(Treecode, ErrorFallsWithOpeningAngle) {
+    const Cloud cloud = RandomCloud(3000, 5);
+    const float thetas[] = {0.8f, 0.5f, 0.35f, 0.25f};
+    double errors[4];
+    for (int i = 0; i < 4; ++i) {
+        errors[i] = TreeErrors(cloud, thetas[i], 8).velocity;
+        test::Measured("velocity_rms_error_theta_" + std::to_string(thetas[i]), errors[i]);
+        if (i > 0) {
+            EXPECT_LT(errors[i], errors[i - 1]) << "theta " << thetas[i];
+        }
+    }
+    // With the dipole the first neglected far-field term is the quadrupole,
+    // O(θ²) relative; a monopole-only far field would be O(θ). The observed
+    // order between θ = 0.5 and 0.25 must be near 2 (measured 2.1).
+    const double order = std::log(errors[1] / errors[3]) / std::log(0.5 / 0.25);
+    test::Measured("convergence_order", order);
+    EXPECT_GT(order, 1.7);
+}
+
+TEST(Treecode, LeafSizeDoesNotChangeAccuracy) {
+    // Leaf size trades traversal for direct sums; the far-field acceptance,
+    // and so the error, hardly depends on it (measured within 5 %).
+    const Cloud cloud = RandomCloud(3000, 9);
+    const double reference = TreeErrors(cloud, 0.5f, 8).velocity;
+    for (int leaf : {1, 4, 16, 64}) {
+        const double e = TreeErrors(cloud, 0.5f, leaf).velocity;
+        EXPECT_NEAR(e / reference, 1.0, 0.2) << "leaf " << leaf;
+    }
+}
+
+TEST(Treecode, DyeDropAfterTwentySteps) {
+    // The scene's own vortons once the flow has developed (vorticity in a thin
+    // shell, strong cancellation between its halves). METHOD.md asks ≤ 1 %;
+    // measured 1.4–1.5 % at θ = 0.5 (0.95 % at θ = 0.4, 0.51 % at θ = 0.3):
+    // fails with the current defaults.
+    SceneSetup setup = test::LoadSetup("dye_drop");
+    setup.params.tracerCount = 2000;
+    Simulation sim(setup);
+    ASSERT_TRUE(test::RunSteps(sim, 20).ok);
+    const Vortons& v = sim.GetVortons();
+    const std::size_t n = v.Size();
+    std::vector<glm::vec3> tree(n), direct(n);
+    sim.VelocityAt(v.position, tree);
+    sim.DirectVelocityAt(v.position, direct);
+    const double velocityError = test::RelativeRms(tree, direct);
+    test::Measured("velocity_rms_error", velocityError);
+    EXPECT_LE(velocityError, 0.01);
+
+    std::vector<glm::vec3> alpha(n), sd(n), st(n), vd(n), vt(n);
+    std::vector<float> sigma2(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        alpha[k] = v.vorticity[k] * v.volume[k];
+        sigma2[k] = v.radius[k] * v.radius[k];
+    }
+    const VortonSources sources{v.position, alpha, sigma2};
+    DirectVelocity(sources, VelocityQuery{v.position, vd, v.vorticity, sd});
+    Treecode t;
+    t.Build(sources, setup.params.treeLeafSize);
+    t.EvaluateAtSources(v.vorticity, vt, st, setup.params.treeTheta);
+    const double stretchError = test::RelativeRms(st, sd);
+    test::Measured("stretch_rms_error", stretchError);
+    // Monopole-only far field (StretchingFarFieldIsFirstOrder); on this
+    // coherent, cancelling field measured 4–5 %. The 10 % bound is the
+    // looser budget for a first-order term at θ = 0.5.
+    EXPECT_LE(stretchError, 0.10);
+    // The two query paths (arbitrary points, at the sources) agree.
+    EXPECT_LE(test::RelativeRms(vt, tree), 1.0e-5);
+}
+
+}  // namespace
+}  // namespace vorton
