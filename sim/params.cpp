@@ -14,7 +14,7 @@ std::string_view SolverName(Solver solver) {
 
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
-    static const std::array<ParamInfo<P>, 15> infos{{
+    static const std::array<ParamInfo<P>, 16> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0"},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -33,6 +33,9 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"density_cell_factor", "Density cell / vorton radius", "", &P::densityCellFactor, 0.5f, 8.0f, true, false,
          "cell size of the density grid for baroclinic generation, in vorton core radii; too fine leaves holes "
          "between vortons where no gradient is seen"},
+        {"smagorinsky", "Subgrid constant", "", &P::smagorinsky, 0.0f, 1.0f, true, false,
+         "C of the subgrid eddy viscosity (C h)^2 |w| added where the flow is finer than the vorton spacing h "
+         "can resolve; 0 turns it off"},
         {"remesh_every", "Remesh every", "steps", &P::remeshEvery, 0.0f, 1000.0f, true, false,
          "steps between remeshings of the vortons onto a regular lattice (0: never); remeshing keeps vortons "
          "from clustering, which otherwise lets vortex stretching run away"},

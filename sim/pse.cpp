@@ -21,11 +21,14 @@ const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
                                             std::span<const glm::vec3> vorticity,
                                             std::span<const float> radius, std::span<const float> volume,
-                                            float viscosity, std::span<glm::vec3> rate) {
+                                            float viscosity, std::span<glm::vec3> rate,
+                                            std::span<const float> eddyViscosity) {
     const std::size_t n = position.size();
     assert(vorticity.size() == n && radius.size() == n && volume.size() == n && rate.size() == n);
     std::fill(rate.begin(), rate.end(), glm::vec3(0.0f));
-    if (n == 0 || viscosity == 0.0f) return;
+    const bool eddy = !eddyViscosity.empty();
+    assert(!eddy || eddyViscosity.size() == n);
+    if (n == 0 || (viscosity == 0.0f && !eddy)) return;
 
     const float maxRadius = *std::max_element(radius.begin(), radius.end());
     const float reach = kCutoff * maxRadius;  // largest interaction distance
@@ -75,12 +78,13 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
                             if (d2 >= kCutoff * kCutoff * eps2) continue;
                             const float eta = kEtaNorm / (eps2 * eps) * std::exp(-d2 / eps2);
                             const glm::vec3 alphaQ = vorticity[q] * volume[q];
-                            sum += (vp * alphaQ - volume[q] * alphaP) * (eta / eps2);
+                            const float nuPair = eddy ? nu + 0.5f * (eddyViscosity[p] + eddyViscosity[q]) : nu;
+                            sum += (vp * alphaQ - volume[q] * alphaP) * (nuPair * eta / eps2);
                         }
                     }
                 }
             }
-            rate[p] = nu * sum;
+            rate[p] = sum;
         }
     });
 }

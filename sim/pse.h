@@ -23,10 +23,13 @@ namespace vorton {
 /// Neighbours come from a cell list built in a fixed order: deterministic.
 class ParticleStrengthExchange {
 public:
-    /// Fills rate[p] = dα_p/dt (m³/s²) for N vortons. All spans have length N.
+    /// Fills rate[p] = dα_p/dt (m³/s²) for N vortons. All spans have length N
+    /// except `eddyViscosity`, which is empty or gives an extra viscosity per
+    /// vorton (m²/s); a pair then uses ν + (ν_t,p + ν_t,q)/2, symmetric, so Σα
+    /// stays conserved.
     void ComputeRates(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
                       std::span<const float> radius, std::span<const float> volume, float viscosity,
-                      std::span<glm::vec3> rate);
+                      std::span<glm::vec3> rate, std::span<const float> eddyViscosity = {});
 
 private:
     GridGeometry m_cells;                 // cell list geometry (a cell per grid point)

@@ -149,6 +149,7 @@ private:
     std::vector<glm::vec3> m_baroclinic, m_diffusion;  // dω/dt and dα/dt
     std::vector<glm::vec3> m_predictedPosition, m_predictedVorticity;
     std::vector<float> m_deviationMass;
+    std::vector<float> m_eddyViscosity;
     std::vector<glm::vec3> m_gridPoints, m_gridVelocity0, m_gridVelocity1;
     std::vector<glm::vec3> m_predictedTracer;
 };

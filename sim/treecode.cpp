@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <iterator>
 
 #include <glm/geometric.hpp>
 #include <tbb/blocked_range.h>
@@ -134,20 +135,35 @@ void Treecode::ComputeMoments() {
         node.center = weight > 0.0f ? weightedCenter / weight : meanPosition / float(node.end - node.begin);
         node.sigma2 = weight > 0.0f ? sigma2 / weight : 0.0f;
         for (auto& row : node.dipole) row = glm::vec3(0.0f);
+        for (auto& row : node.quadrupole) std::fill(std::begin(row), std::end(row), 0.0f);
         float radius = 0.0f;
         if (node.childCount == 0) {
             for (std::uint32_t k = node.begin; k < node.end; ++k) {
                 const glm::vec3 d = m_position[k] - node.center;
-                for (int r = 0; r < 3; ++r) node.dipole[r] += m_alpha[k][r] * d;
+                const float dd[6] = {d.x * d.x, d.x * d.y, d.x * d.z, d.y * d.y, d.y * d.z, d.z * d.z};
+                for (int r = 0; r < 3; ++r) {
+                    node.dipole[r] += m_alpha[k][r] * d;
+                    for (int s = 0; s < 6; ++s) node.quadrupole[r][s] += m_alpha[k][r] * dd[s];
+                }
                 radius = std::max(radius, glm::length(d));
             }
         } else {
             for (std::uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) {
                 const Node& child = m_nodes[c];
-                const glm::vec3 d = child.center - node.center;
-                // Shift the child's dipole to the parent's centre: D += A_c (c_c − c)ᵀ.
-                for (int r = 0; r < 3; ++r) node.dipole[r] += child.dipole[r] + child.alpha[r] * d;
-                radius = std::max(radius, glm::length(d) + std::sqrt(child.radius2));
+                const glm::vec3 e = child.center - node.center;
+                // Shift to the parent's centre, d' = d + e:
+                //   D'_ia = D_ia + A_i e_a,  S'_iab = S_iab + D_ia e_b + D_ib e_a + A_i e_a e_b.
+                const int pa[6] = {0, 0, 0, 1, 1, 2}, pb[6] = {0, 1, 2, 1, 2, 2};
+                for (int r = 0; r < 3; ++r) {
+                    const glm::vec3 D = child.dipole[r];
+                    for (int s = 0; s < 6; ++s) {
+                        const int a = pa[s], b = pb[s];
+                        node.quadrupole[r][s] += child.quadrupole[r][s] + D[a] * e[b] + D[b] * e[a] +
+                                                 child.alpha[r] * e[a] * e[b];
+                    }
+                    node.dipole[r] += child.dipole[r] + child.alpha[r] * e;
+                }
+                radius = std::max(radius, glm::length(e) + std::sqrt(child.radius2));
             }
         }
         node.radius2 = radius * radius;
@@ -156,14 +172,29 @@ void Treecode::ComputeMoments() {
 
 template <bool kStretch>
 void Treecode::FarField(const Node& node, glm::vec3 r, float d2, glm::vec3 omega, glm::vec3* v, glm::vec3* s) {
-    // Monopole + dipole of the regularised kernel about the cluster centre c, r = x − c.
+    // Taylor series of the regularised kernel about the cluster centre c, r = x − c:
+    //   monopole   A × r q^{-3/2}
+    //   dipole    −(Σα×d) q^{-3/2} + 3 (D r) × r q^{-5/2}
+    //   quadrupole −3 Σ(r·d)(α×d) q^{-5/2} − 3/2 (Σ|d|²α) × r q^{-5/2} + 15/2 (Σ(r·d)²α) × r q^{-7/2}
     const float q = d2 + node.sigma2;
     const float inv3 = 1.0f / (q * std::sqrt(q));
     const float inv5 = inv3 / q;
+    const float inv7 = inv5 / q;
     const glm::vec3* D = node.dipole;
     const glm::vec3 dCross(D[1].z - D[2].y, D[2].x - D[0].z, D[0].y - D[1].x);
     const glm::vec3 dR(glm::dot(D[0], r), glm::dot(D[1], r), glm::dot(D[2], r));
-    *v += glm::cross(node.alpha, r) * inv3 - dCross * inv3 + glm::cross(dR, r) * (3.0f * inv5);
+    glm::vec3 sR[3];  // row i: S_i r
+    glm::vec3 trace, rSr;
+    for (int i = 0; i < 3; ++i) {
+        const float* S = node.quadrupole[i];
+        sR[i] = glm::vec3(S[0] * r.x + S[1] * r.y + S[2] * r.z, S[1] * r.x + S[3] * r.y + S[4] * r.z,
+                          S[2] * r.x + S[4] * r.y + S[5] * r.z);
+        trace[i] = S[0] + S[3] + S[5];
+        rSr[i] = glm::dot(sR[i], r);
+    }
+    const glm::vec3 w(sR[1].z - sR[2].y, sR[2].x - sR[0].z, sR[0].y - sR[1].x);  // Σ (r·d)(α×d)
+    *v += glm::cross(node.alpha, r) * inv3 - dCross * inv3 + glm::cross(dR, r) * (3.0f * inv5) - w * (3.0f * inv5) -
+          glm::cross(trace, r) * (1.5f * inv5) + glm::cross(rSr, r) * (7.5f * inv7);
     if constexpr (kStretch) {
         const glm::vec3 oa = glm::cross(omega, node.alpha);
         *s += oa * inv3 - r * (3.0f * glm::dot(r, oa) * inv5);

@@ -15,10 +15,12 @@
 namespace vorton {
 
 /// Octree over vortons sorted by Morton code. Each cluster stores its total
-/// strength A = Σα, centre c (|α|-weighted), dipole D_ij = Σ α_i (x−c)_j and a
-/// strength-weighted σ². A cluster whose radius b satisfies b < θ·|x − c| is
-/// summed as monopole + dipole of the regularised kernel; nearer clusters are
-/// opened, and leaves summed directly. Cost O(N log N) for N sources.
+/// strength A = Σα, centre c (|α|-weighted), dipole D_ia = Σ α_i d_a and
+/// quadrupole S_iab = Σ α_i d_a d_b (d = x_k − c), and a strength-weighted σ².
+/// A cluster whose radius b satisfies b < θ·|x − c| is summed as the Taylor
+/// series of the regularised kernel K = r/(|r|²+σ²)^{3/2} about c to second
+/// order, Σ α × [K − (d·∇)K + ½(d·∇)²K], so the velocity error falls as θ³;
+/// nearer clusters are opened and leaves summed directly. Cost O(N log N).
 ///
 /// Build is deterministic (total order on (Morton key, index)); evaluation is
 /// parallel over query points, each summed in a fixed order, so results do not
@@ -46,13 +48,14 @@ private:
         float radius2;          // squared cluster radius b², m²
         glm::vec3 alpha;        // Σα, m³/s
         float sigma2;           // strength-weighted σ², m²
-        glm::vec3 dipole[3];    // row i: Σ α_i (x − c), m⁴/s
+        glm::vec3 dipole[3];    // row i: Σ α_i d, m⁴/s
+        float quadrupole[3][6]; // row i: Σ α_i d_a d_b for ab = xx, xy, xz, yy, yz, zz, m⁵/s
         std::uint32_t begin;    // first sorted source
         std::uint32_t end;      // one past the last
         std::uint32_t firstChild;
         std::uint32_t childCount;  // 0 for a leaf
         float weight;           // Σ|α|: zero means the cluster induces nothing
-    };  // 76 bytes
+    };  // 148 bytes
 
     template <bool kStretch>
     static void FarField(const Node& node, glm::vec3 r, float d2, glm::vec3 omega, glm::vec3* v, glm::vec3* s);
