@@ -189,10 +189,11 @@ void DemoApp::StepSimulation() {
     m_steppedThisFrame = true;
     m_stepMsHistory.push_back(float(m_sim->LastStepMs()));
     if (m_stepMsHistory.size() > 240) m_stepMsHistory.erase(m_stepMsHistory.begin());
-    if (!m_outputFailed) {
+    if (!m_runOutputsStopped) {
         if (Status s = m_outputs.AfterStep(*m_sim); !s) {
             SetStatus(s.error() + " (outputs stopped; the simulation goes on)", true);
             m_outputFailed = true;
+            m_runOutputsStopped = true;
         }
     }
 }

@@ -97,7 +97,8 @@ private:
     bool m_screenshotRequested = false;
     bool m_recordPanel = false;
     bool m_steppedThisFrame = false;
-    bool m_outputFailed = false;
+    bool m_outputFailed = false;   // some output failed: exit status 3 at the end
+    bool m_runOutputsStopped = false;  // --stats / --dump-dir failed and stopped
     std::optional<std::string> m_pendingScene;
     std::string m_status;
     bool m_statusIsError = false;
