@@ -86,7 +86,22 @@ void DemoApp::SetThreads(int threads) {
     m_arena = std::make_unique<tbb::task_arena>(m_threads);
 }
 
-void DemoApp::ResetCamera() { m_camera.Reset(ToPose(m_scene.camera)); }
+void DemoApp::ResetCamera() {
+    m_camera.Reset(ToPose(m_scene.camera));
+    m_view.followDye = m_scene.camera.follow;
+}
+
+void DemoApp::FollowDye() {
+    const Tracers& t = m_sim->GetTracers();
+    if (!m_view.followDye || t.Size() == 0) return;
+    glm::dvec3 sum(0.0);
+    for (const glm::vec3& x : t.position) sum += glm::dvec3(x);
+    const glm::vec3 centroid = glm::vec3(sum / double(t.Size()));
+    // Ease towards it so the view glides rather than jumps.
+    platform::CameraPose pose = m_camera.Pose();
+    pose.target += 0.1f * (centroid - pose.target);
+    m_camera.Reset(pose);
+}
 
 void DemoApp::SetStatus(std::string message, bool error) {
     if (error) std::cerr << "vorton: " << message << "\n";
@@ -145,6 +160,7 @@ void DemoApp::HandleInput() {
     if (pressed(GLFW_KEY_C)) ResetCamera();
     if (pressed(GLFW_KEY_V)) m_view.showVortons = !m_view.showVortons;
     if (pressed(GLFW_KEY_B)) m_view.showBounds = !m_view.showBounds;
+    if (pressed(GLFW_KEY_F)) m_view.followDye = !m_view.followDye;
     if (pressed(GLFW_KEY_H)) m_view.showPanel = !m_view.showPanel;
     if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) m_screenshotRequested = true;
     if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
@@ -270,6 +286,7 @@ int DemoApp::Run() {
         }
         first = false;
 
+        FollowDye();
         m_context->BeginFrame();
         DrawScene();
         if (!m_recordPanel) CaptureFrame(recordThisFrame);

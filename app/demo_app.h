@@ -29,6 +29,7 @@ struct ViewSettings {
     bool showVortons = false;
     bool showBounds = false;
     bool showPanel = true;
+    bool followDye = false;        ///< camera target follows the tracers' centroid
     float tracerSize = 0.006f;     ///< m
     float tracerOpacity = 0.35f;   ///< 0..1
 };
@@ -73,6 +74,7 @@ private:
     void StepSimulation();
     void ApplyRequests();
     void DrawScene();
+    void FollowDye();
     void CaptureFrame(bool recordNow);
     void SetStatus(std::string message, bool error);
 

@@ -155,6 +155,8 @@ void DisplaySection(DemoApp& app) {
     ImGui::Checkbox("Vortons (V)", &v.showVortons);
     ImGui::SameLine();
     ImGui::Checkbox("Bounds (B)", &v.showBounds);
+    ImGui::SameLine();
+    ImGui::Checkbox("Follow dye (F)", &v.followDye);
     ImGui::SliderFloat("Tracer size (m)", &v.tracerSize, 0.001f, 0.03f, "%.4f", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("Tracer opacity", &v.tracerOpacity, 0.02f, 1.0f, "%.2f");
     ImGui::TextDisabled("Mouse: left orbit, right/middle pan, wheel zoom. H hides this panel.");

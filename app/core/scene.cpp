@@ -177,7 +177,8 @@ Result<Scene> ParseScene(const std::string& text, const std::string& displayName
     }
     if (root.contains("camera")) {
         const json& cam = root["camera"];
-        if (Status s = CheckKeys(ctx, cam, "/camera", "camera", {"target", "distance", "yaw", "pitch", "fov"}); !s) {
+        if (Status s = CheckKeys(ctx, cam, "/camera", "camera", {"target", "distance", "yaw", "pitch", "fov", "follow"});
+            !s) {
             return Error{s.error()};
         }
         Status checks[] = {
@@ -189,6 +190,10 @@ Result<Scene> ParseScene(const std::string& text, const std::string& displayName
         };
         for (Status& s : checks) {
             if (!s) return Error{s.error()};
+        }
+        if (cam.contains("follow")) {
+            if (!cam["follow"].is_boolean()) return ctx.At("/camera/follow", "follow: expected true or false");
+            scene.camera.follow = cam["follow"].get<bool>();
         }
     }
     return scene;

@@ -4,7 +4,7 @@
 ///
 ///     { "version": 1, "description": "...",
 ///       "params": { "ambient_density": 1000, "vorton_count": 4000 },
-///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45 },
+///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45, "follow": false },
 ///       "groups": [ { "name": "drop", "shape": "sphere", "center": [0,0,0.4],
 ///                     "radius": 0.2, "halo": 0.06, "density_deviation": 50,
 ///                     "dye": [0.2,0.45,1] } ] }
@@ -30,6 +30,7 @@ struct CameraSettings {
     float yaw = 30.0f;
     float pitch = 15.0f;
     float fovY = 45.0f;
+    bool follow = false;  ///< keep the target on the dye's centre as it moves
 };
 
 struct Scene {
