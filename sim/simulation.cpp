@@ -33,18 +33,22 @@ bool Finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && st
 struct Scan {
     float maxNorm2 = 0.0f;
     std::size_t nonFinite = 0;
+    void Add(glm::vec3 v) {
+        if (Finite(v)) {
+            maxNorm2 = std::max(maxNorm2, glm::dot(v, v));
+        } else {
+            ++nonFinite;
+        }
+    }
 };
-Scan ScanVectors(std::span<const glm::vec3> values) {
+
+/// Runs body(i, scan) for i in [0, n) in parallel and merges the scans.
+template <typename Body>
+Scan ParallelScan(std::size_t n, Body&& body) {
     return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, values.size(), 4096), Scan{},
+        tbb::blocked_range<std::size_t>(0, n, 4096), Scan{},
         [&](const tbb::blocked_range<std::size_t>& r, Scan s) {
-            for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                if (Finite(values[i])) {
-                    s.maxNorm2 = std::max(s.maxNorm2, glm::dot(values[i], values[i]));
-                } else {
-                    ++s.nonFinite;
-                }
-            }
+            for (std::size_t i = r.begin(); i != r.end(); ++i) body(i, s);
             return s;
         },
         [](Scan a, const Scan& b) {
@@ -52,6 +56,10 @@ Scan ScanVectors(std::span<const glm::vec3> values) {
             a.nonFinite += b.nonFinite;
             return a;
         });
+}
+
+Scan ScanVectors(std::span<const glm::vec3> values) {
+    return ParallelScan(values.size(), [&](std::size_t i, Scan& s) { s.Add(values[i]); });
 }
 
 template <typename F>
@@ -318,27 +326,13 @@ StepReport Simulation::Step() {
 
     // Tracer corrector.
     const std::span<const glm::vec3> grid1(m_gridVelocity1);
-    const Scan tracerScan = tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, nt, 4096), Scan{},
-        [&](const tbb::blocked_range<std::size_t>& r, Scan s) {
-            for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                const glm::vec3 u = 0.5f * (m_tracers.velocity[i] + Interpolate(m_nextGrid, grid1, m_predictedTracer[i]));
-                const glm::vec3 next = m_tracers.position[i] + dt * u;
-                m_tracers.velocity[i] = u;
-                m_tracers.position[i] = next;
-                if (Finite(next)) {
-                    s.maxNorm2 = std::max(s.maxNorm2, glm::dot(u, u));
-                } else {
-                    ++s.nonFinite;
-                }
-            }
-            return s;
-        },
-        [](Scan a, const Scan& b) {
-            a.maxNorm2 = std::max(a.maxNorm2, b.maxNorm2);
-            a.nonFinite += b.nonFinite;
-            return a;
-        });
+    const Scan tracerScan = ParallelScan(nt, [&](std::size_t i, Scan& s) {
+        const glm::vec3 u = 0.5f * (m_tracers.velocity[i] + Interpolate(m_nextGrid, grid1, m_predictedTracer[i]));
+        m_tracers.velocity[i] = u;
+        m_tracers.position[i] += dt * u;
+        s.Add(u);
+        if (!Finite(m_tracers.position[i])) ++s.nonFinite;
+    });
     if (tracerScan.nonFinite) return fail(Stage::Advection, "non-finite tracer position");
     m_lastMaxSpeed = std::max(m_lastMaxSpeed, double(std::sqrt(tracerScan.maxNorm2)));
 

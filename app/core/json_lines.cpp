@@ -88,7 +88,10 @@ Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::stri
     std::vector<Frame> stack;
     auto currentPointer = [&] {
         std::string ptr;
-        for (const Frame& f : stack) ptr += "/" + (f.isArray ? std::to_string(f.index) : EscapePointerToken(f.key));
+        for (const Frame& f : stack) {
+            ptr += '/';
+            ptr += f.isArray ? std::to_string(f.index) : EscapePointerToken(f.key);
+        }
         return ptr;
     };
     auto valueDone = [&] {

@@ -1,0 +1,179 @@
+// vorton-bench: simulation-only timings of named cases built from the scene
+// files, for comparing ratios in one run on a shared, noisy machine.
+//
+//   vorton-bench [--case NAME]... [--threads T] [--frames N] [--warmup W]
+//                [--csv FILE] [--accuracy] [--list]
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <glm/geometric.hpp>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include "app/core/run.h"
+#include "app/core/scene.h"
+#include "sim/simulation.h"
+
+namespace {
+
+using namespace vorton;
+
+/// A case: a scene file and the counts it runs at.
+struct BenchCase {
+    const char* name;
+    const char* scene;
+    int vortons;
+    int tracers;
+};
+
+// The *_small cases match the article code's own scenes (counts from issue 4);
+// the large ones show scaling.
+constexpr BenchCase kCases[] = {
+    {"dye_drop_small", "dye_drop", 280, 55512},
+    {"two_drops_small", "two_drops", 560, 121740},
+    {"dye_drop_default", "dye_drop", 3000, 100000},
+    {"dye_drop_16k_1m", "dye_drop", 16384, 1048576},
+    {"dye_drop_64k_4m", "dye_drop", 65536, 4194304},
+};
+
+double Percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t i = std::min(v.size() - 1, std::size_t(std::lround(p * double(v.size() - 1))));
+    return v[i];
+}
+
+/// Relative RMS velocity error of the current solver against direct
+/// summation at up to 2000 vortons and 2000 tracers of the current state.
+double Accuracy(Simulation& sim) {
+    std::vector<glm::vec3> points;
+    const auto& v = sim.GetVortons().position;
+    const auto& t = sim.GetTracers().position;
+    const std::size_t vs = std::max<std::size_t>(1, v.size() / 2000), ts = std::max<std::size_t>(1, t.size() / 2000);
+    for (std::size_t i = 0; i < v.size(); i += vs) points.push_back(v[i]);
+    for (std::size_t i = 0; i < t.size(); i += ts) points.push_back(t[i]);
+    std::vector<glm::vec3> fast(points.size()), exact(points.size());
+    sim.VelocityAt(points, fast);
+    sim.DirectVelocityAt(points, exact);
+    double num = 0.0, den = 0.0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        num += glm::dot(fast[i] - exact[i], fast[i] - exact[i]);
+        den += glm::dot(exact[i], exact[i]);
+    }
+    return den > 0.0 ? std::sqrt(num / den) : 0.0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"vorton-bench: simulation-only timings of named cases (median and p95 ms per step)"};
+    std::vector<std::string> caseNames;
+    int threads = 0, frames = 50, warmup = 10;
+    std::string csvPath;
+    bool accuracy = false, list = false;
+    std::string validCases;
+    for (const BenchCase& c : kCases) validCases += std::string(validCases.empty() ? "" : ", ") + c.name;
+    app.add_option("--case", caseNames, "case to run (repeatable; default: all but the 64k/4M case): " + validCases);
+    app.add_option("--threads", threads, "worker threads (0: all cores)")->check(CLI::Range(0, 256));
+    app.add_option("--frames", frames, "timed steps per case")->check(CLI::PositiveNumber);
+    app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
+    app.add_option("--csv", csvPath, "append rows to FILE (header written if the file is new)");
+    app.add_flag("--accuracy", accuracy, "also report the fast solver's RMS velocity error against direct summation");
+    app.add_flag("--list", list, "list the cases and exit");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+    if (list) {
+        for (const BenchCase& c : kCases) std::printf("%-18s %-10s %7d vortons %8d tracers\n", c.name, c.scene, c.vortons, c.tracers);
+        return 0;
+    }
+    std::vector<const BenchCase*> selected;
+    for (const std::string& name : caseNames) {
+        const auto it = std::find_if(std::begin(kCases), std::end(kCases), [&](const BenchCase& c) { return name == c.name; });
+        if (it == std::end(kCases)) {
+            std::cerr << "vorton-bench: --case: unknown case '" << name << "'; valid cases: " << validCases << "\n";
+            return 2;
+        }
+        selected.push_back(&*it);
+    }
+    if (selected.empty()) {
+        for (const BenchCase& c : kCases) {
+            if (std::string(c.name) != "dye_drop_64k_4m") selected.push_back(&c);
+        }
+    }
+    threads = threads > 0 ? threads : tbb::info::default_concurrency();
+    tbb::task_arena arena(threads);
+
+    std::ofstream csv;
+    if (!csvPath.empty()) {
+        const bool fresh = !std::filesystem::exists(csvPath);
+        csv.open(csvPath, std::ios::app);
+        if (!csv) {
+            std::cerr << "vorton-bench: --csv: cannot open " << csvPath << " for writing\n";
+            return 3;
+        }
+        if (fresh) {
+            csv << "case,threads,vortons,tracers,frames,median_ms,p95_ms";
+            for (int s = 0; s < kStageCount; ++s) csv << ",ms_" << StageName(Stage(s));
+            csv << (accuracy ? ",rms_error" : "") << "\n";
+        }
+    }
+
+    std::printf("%-18s %7s %8s %8s %9s %9s", "case", "threads", "vortons", "tracers", "median_ms", "p95_ms");
+    for (int s = 0; s < kStageCount; ++s) std::printf(" %9.9s", std::string(StageName(Stage(s))).c_str());
+    std::printf("%s\n", accuracy ? "  rms_error" : "");
+    for (const BenchCase* c : selected) {
+        Options options;
+        options.scene = c->scene;
+        options.sets = {"vorton_count=" + std::to_string(c->vortons), "tracer_count=" + std::to_string(c->tracers)};
+        auto scene = PrepareScene(options);
+        if (!scene) {
+            std::cerr << "vorton-bench: " << scene.error() << "\n";
+            return 2;
+        }
+        Simulation sim(scene.value().setup);
+        std::vector<double> stepMs;
+        std::vector<std::vector<double>> stageMs(kStageCount);
+        bool ok = true;
+        arena.execute([&] {
+            for (int f = 0; f < warmup + frames && ok; ++f) {
+                const StepReport r = sim.Step();
+                if (!r.ok) {
+                    std::cerr << "vorton-bench: " << c->name << ": " << r.message << "\n";
+                    ok = false;
+                    return;
+                }
+                if (f < warmup) continue;
+                stepMs.push_back(sim.LastStepMs());
+                for (int s = 0; s < kStageCount; ++s) stageMs[std::size_t(s)].push_back(sim.LastStageTimes()[std::size_t(s)]);
+            }
+        });
+        if (!ok) return 3;
+        double error = 0.0;
+        if (accuracy) arena.execute([&] { error = Accuracy(sim); });
+        const double median = Percentile(stepMs, 0.5), p95 = Percentile(stepMs, 0.95);
+        std::printf("%-18s %7d %8zu %8zu %9.3f %9.3f", c->name, threads, sim.GetVortons().Size(), sim.GetTracers().Size(),
+                    median, p95);
+        for (int s = 0; s < kStageCount; ++s) std::printf(" %9.3f", Percentile(stageMs[std::size_t(s)], 0.5));
+        if (accuracy) std::printf("  %9.5f", error);
+        std::printf("\n");
+        std::fflush(stdout);
+        if (csv.is_open()) {
+            csv << c->name << ',' << threads << ',' << sim.GetVortons().Size() << ',' << sim.GetTracers().Size() << ','
+                << frames << ',' << median << ',' << p95;
+            for (int s = 0; s < kStageCount; ++s) csv << ',' << Percentile(stageMs[std::size_t(s)], 0.5);
+            if (accuracy) csv << ',' << error;
+            csv << "\n";
+        }
+    }
+    return 0;
+}
