@@ -1,6 +1,7 @@
 #include "simulation.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -167,23 +168,41 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     *velocityMs += Elapsed(tick);
 }
 
-void Simulation::EvaluateGrid(const Aabb& bounds, GridGeometry& grid, std::vector<glm::vec3>& velocity) {
+void Simulation::EvaluateGrid(const Aabb& bounds, std::span<const glm::vec3> tracers, GridGeometry& grid,
+                              std::vector<glm::vec3>& velocity) {
     // Sources must be loaded (LoadSources) for the current vortons.
     const float margin = m_vortons.Size() ? m_vortons.radius[0] : 0.0f;
     grid = FitGrid(bounds, margin, std::size_t(std::max(8, m_setup.params.velocityGridCells)));
     velocity.resize(grid.PointCount());
+    // Only the corners of cells that hold a tracer are ever interpolated from;
+    // much of the box is empty (two separated drops, a ring and its wake).
+    // Every writer stores the same 1, so the mask does not depend on the order.
+    m_gridNeeded.assign(grid.PointCount(), 0);
+    const std::size_t sy = std::size_t(grid.points.x), sz = sy * std::size_t(grid.points.y);
+    ParallelFor(tracers.size(), [&](std::size_t i) {
+        const CellWeights c = Locate(grid, tracers[i]);
+        const std::size_t o = grid.Index(c.i, c.j, c.k);
+        for (const std::size_t offset : {std::size_t(0), std::size_t(1), sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1}) {
+            std::atomic_ref<std::uint8_t>(m_gridNeeded[o + offset]).store(1, std::memory_order_relaxed);
+        }
+    });
+    const float theta = std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f);
     if (m_setup.params.solver == Solver::Tree) {
-        m_tree.EvaluateGrid(grid, velocity, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
+        m_tree.EvaluateGrid(grid, velocity, theta, m_gridNeeded);
         return;
     }
-    m_gridPoints.resize(grid.PointCount());
-    ParallelFor(grid.PointCount(), [&](std::size_t idx) {
-        const int i = int(idx % std::size_t(grid.points.x));
-        const int j = int((idx / std::size_t(grid.points.x)) % std::size_t(grid.points.y));
-        const int k = int(idx / (std::size_t(grid.points.x) * grid.points.y));
-        m_gridPoints[idx] = grid.Position(i, j, k);
-    });
-    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{m_gridPoints, velocity, {}, {}});
+    m_gridPoints.clear();
+    std::vector<std::size_t> indices;
+    for (std::size_t idx = 0; idx < grid.PointCount(); ++idx) {
+        velocity[idx] = glm::vec3(0.0f);
+        if (!m_gridNeeded[idx]) continue;
+        const int i = int(idx % sy), j = int((idx / sy) % std::size_t(grid.points.y)), k = int(idx / sz);
+        m_gridPoints.push_back(grid.Position(i, j, k));
+        indices.push_back(idx);
+    }
+    std::vector<glm::vec3> values(m_gridPoints.size());
+    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{m_gridPoints, values, {}, {}});
+    for (std::size_t n = 0; n < indices.size(); ++n) velocity[indices[n]] = values[n];
 }
 
 Simulation::CacheKey Simulation::CurrentCacheKey() const {
@@ -238,7 +257,7 @@ StepReport Simulation::Step() {
         m_stretch0.resize(nv);
         EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, &treeMs, &velocityMs);
         tick = Now();
-        if (nt > 0) EvaluateGrid(m_bounds, m_velocityGrid, m_gridVelocity0);
+        if (nt > 0) EvaluateGrid(m_bounds, m_tracers.position, m_velocityGrid, m_gridVelocity0);
         m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
     }
     {
@@ -321,7 +340,7 @@ StepReport Simulation::Step() {
     m_nextStretch.resize(nv);
     EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, &treeMs, &velocityMs);
     tick = Now();
-    if (nt > 0) EvaluateGrid(nextBounds, m_nextGrid, m_gridVelocity1);
+    if (nt > 0) EvaluateGrid(nextBounds, m_predictedTracer, m_nextGrid, m_gridVelocity1);
     m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
 
     // Tracer corrector.

@@ -108,7 +108,8 @@ private:
     void EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
                          std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
                          double* velocityMs);
-    void EvaluateGrid(const Aabb& bounds, GridGeometry& grid, std::vector<glm::vec3>& velocity);
+    void EvaluateGrid(const Aabb& bounds, std::span<const glm::vec3> tracers, GridGeometry& grid,
+                      std::vector<glm::vec3>& velocity);
 
     /// What the cached first-stage velocities depend on besides the state.
     struct CacheKey {
@@ -152,6 +153,7 @@ private:
     std::vector<float> m_eddyViscosity;
     std::vector<glm::vec3> m_gridPoints, m_gridVelocity0, m_gridVelocity1;
     std::vector<glm::vec3> m_predictedTracer;
+    std::vector<std::uint8_t> m_gridNeeded;  // grid points some tracer interpolates from
 };
 
 }  // namespace vorton
