@@ -30,7 +30,7 @@ struct SimParams {
     float dt = 0.02f;                        ///< time step, s (live)
     Solver solver = Solver::Tree;            ///< velocity-from-vorticity solver (live)
     float treeTheta = 0.6f;                  ///< treecode opening angle: cluster radius / distance (live)
-    int treeLeafSize = 8;                    ///< vortons per treecode leaf at most (live)
+    int treeLeafSize = 16;                   ///< vortons per treecode leaf at most (live)
     int velocityGridCells = 16384;           ///< target cell count of the tracer velocity grid (live)
     float densityCellFactor = 1.0f;          ///< density grid cell size / mean vorton radius (live)
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)

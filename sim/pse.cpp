@@ -34,7 +34,9 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
     const float reach = kCutoff * maxRadius;  // largest interaction distance
     const Aabb box = BoundsOf(position);
     // A cell per grid point: point (i,j,k) owns [origin + i·h, origin + (i+1)·h).
-    m_cells = FitGridWithCell(box, 0.0f, reach, std::size_t(1) << 22);
+    // Cells half the reach wide, searched ±2 cells, test ~40 % fewer
+    // candidates than reach-wide cells searched ±1.
+    m_cells = FitGridWithCell(box, 0.0f, 0.5f * reach, std::size_t(1) << 22);
     const float h = m_cells.spacing.x;
     const glm::ivec3 dims = m_cells.points;
     const std::size_t cellCount = m_cells.PointCount();
@@ -63,7 +65,7 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
             const float vp = volume[p];
             const glm::ivec3 c = glm::clamp(glm::ivec3(glm::floor((xp - m_cells.origin) / h)), glm::ivec3(0),
                                             dims - 1);
-            const glm::ivec3 lo = glm::max(c - 1, glm::ivec3(0)), hi = glm::min(c + 1, dims - 1);
+            const glm::ivec3 lo = glm::max(c - 2, glm::ivec3(0)), hi = glm::min(c + 2, dims - 1);
             glm::vec3 sum(0.0f);
             for (int k = lo.z; k <= hi.z; ++k) {
                 for (int j = lo.y; j <= hi.y; ++j) {
