@@ -4,6 +4,7 @@
 /// renderer, Dear ImGui, the camera, the simulation and the recorder, and runs
 /// the frame loop input → step → draw → UI → swap.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -32,6 +33,7 @@ struct ViewSettings {
     bool followDye = false;        ///< camera target follows the tracers' centroid
     float tracerSize = 0.006f;     ///< m
     float tracerOpacity = 0.35f;   ///< 0..1
+    std::array<char, 512> recordPath{};  ///< the panel's FILE.mp4 or DIR/ field
 };
 
 class DemoApp {

@@ -163,12 +163,12 @@ void DisplaySection(DemoApp& app) {
 }
 
 void RecordingSection(DemoApp& app) {
-    static char path[512] = "";
-    if (path[0] == '\0') std::snprintf(path, sizeof path, "vorton_%s.mp4", app.CurrentScene().name.c_str());
+    auto& path = app.View().recordPath;
+    if (path[0] == '\0') std::snprintf(path.data(), path.size(), "vorton_%s.mp4", app.CurrentScene().name.c_str());
     if (!ImGui::CollapsingHeader("Recording", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    ImGui::InputText("File or folder/", path, sizeof path);
+    ImGui::InputText("File or folder/", path.data(), path.size());
     HelpMarker("FILE.mp4 records a video through ffmpeg; a path ending in / records a PNG sequence");
-    if (ImGui::Button(app.IsRecording() ? "Stop recording" : "Record")) app.ToggleRecording(path);
+    if (ImGui::Button(app.IsRecording() ? "Stop recording" : "Record")) app.ToggleRecording(path.data());
     ImGui::SameLine();
     if (ImGui::Button("Screenshot (P)")) app.RequestScreenshot();
     ImGui::Checkbox("Include this panel in recordings", &app.RecordPanel());

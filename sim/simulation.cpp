@@ -89,6 +89,14 @@ void Simulation::Reset() {
     m_bounds.Grow(BoundsOf(m_tracers.position));
 }
 
+float Simulation::Spacing() const {
+    if (m_lattice.spacing > 0.0f) return m_lattice.spacing;
+    // Vortons placed by hand (tests, tools): their mean volume's cube root.
+    double volume = 0.0;
+    for (const float v : m_vortons.volume) volume += v;
+    return m_vortons.Size() ? float(std::cbrt(volume / double(m_vortons.Size()))) : 0.0f;
+}
+
 float Simulation::VortonDensityDeviation(std::size_t k) const {
     const std::uint16_t g = m_vortons.group[k];
     return g == kAmbientGroup ? 0.0f : m_setup.groups[g].densityDeviation * m_vortons.massFraction[k];
@@ -138,16 +146,14 @@ void Simulation::BaroclinicRates() {
     m_baroclinic.assign(n, glm::vec3(0.0f));
     m_deviationMass.resize(n);
     bool anyDeviation = false;
-    double radiusSum = 0.0;
     for (std::size_t k = 0; k < n; ++k) {
         m_deviationMass[k] = VortonDensityDeviation(k) * m_vortons.volume[k];
         anyDeviation = anyDeviation || m_deviationMass[k] != 0.0f;
-        radiusSum += m_vortons.radius[k];
     }
     if (!anyDeviation || glm::dot(p.gravity, p.gravity) == 0.0f || n == 0) return;
-    // Cells of about the vorton spacing h = σ/overlap: finer cells show each
-    // vorton's own bump (zero gradient at its centre) and lose generation.
-    const float cell = p.densityCellFactor * float(radiusSum / double(n)) / std::max(0.1f, p.coreOverlap);
+    // Cells of about the vorton spacing h: finer cells show each vorton's own
+    // bump (zero gradient at its centre) and lose generation.
+    const float cell = p.densityCellFactor * Spacing();
     m_baroclinicGenerator.ComputeRates(m_vortons.position, m_deviationMass, cell, p.gravity, p.ambientDensity,
                                        m_baroclinic);
     // As dω/dt, like the stretching term.
@@ -285,7 +291,7 @@ StepReport Simulation::Step() {
         // Subgrid eddy viscosity ν_t = (C h)² |ω| (a Smagorinsky model with
         // |ω| for the strain rate), capped at the explicit PSE stability
         // limit ε²/(8 dt), since ε = σ is the smallest length the exchange sees.
-        const float h = m_vortons.radius[0] / std::max(0.1f, p.coreOverlap);
+        const float h = Spacing();
         const float ch2 = p.smagorinsky * p.smagorinsky * h * h;
         const float cap = m_vortons.radius[0] * m_vortons.radius[0] / (8.0f * dt);
         m_eddyViscosity.resize(nv);

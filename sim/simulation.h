@@ -97,6 +97,10 @@ public:
 
     Diagnostics ComputeDiagnostics() const;
 
+    /// Vorton spacing h (m): the seeding lattice's, which sets the density
+    /// grid and the subgrid length scale.
+    float Spacing() const;
+
     /// Velocity (m/s) at arbitrary points from the current vortons with the
     /// current solver; fills velocity (same length as points).
     void VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);

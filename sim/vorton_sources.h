@@ -19,7 +19,8 @@ struct VortonSources {
 
 /// Where to evaluate the velocity (M points, m) and what to write: velocity
 /// (M, m/s) and, when `omega` is not empty, the stretching and tilting term
-/// (ω·∇)v with the given ω at each point (M, 1/s²).
+/// with the given ω at each point, in the transpose form (∇v)ᵀω (M, 1/s²;
+/// see biot_savart.h).
 struct VelocityQuery {
     std::span<const glm::vec3> points;
     std::span<glm::vec3> velocity;
