@@ -103,7 +103,7 @@ void StatsSection(DemoApp& app) {
     const auto& history = app.StepMsHistory();
     if (!history.empty()) {
         ImGui::PlotLines("##ms", history.data(), int(history.size()), 0, "ms per step", 0.0f,
-                         *std::max_element(history.begin(), history.end()) * 1.2f, ImVec2(-1.0f, 40.0f));
+                         *std::max_element(history.begin(), history.end()) * 1.2f, ImVec2(0.0f, 40.0f));
     }
     if (ImGui::TreeNode("Stage timings")) {
         for (int s = 0; s < kStageCount; ++s) {
