@@ -52,10 +52,8 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
     }
     for (std::size_t c = 0; c < cellCount; ++c) m_start[c + 1] += m_start[c];
     m_sorted.resize(n);
-    {
-        std::vector<std::uint32_t> fill(m_start.begin(), m_start.end() - 1);
-        for (std::size_t p = 0; p < n; ++p) m_sorted[fill[m_cellOf[p]]++] = std::uint32_t(p);
-    }
+    m_fill.assign(m_start.begin(), m_start.end() - 1);
+    for (std::size_t p = 0; p < n; ++p) m_sorted[m_fill[m_cellOf[p]]++] = std::uint32_t(p);
 
     const float nu = viscosity;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 64), [&](const auto& r) {

@@ -36,6 +36,7 @@ private:
     std::vector<std::uint32_t> m_start;   // first sorted vorton of each cell, size cells+1
     std::vector<std::uint32_t> m_sorted;  // vorton indices sorted by cell
     std::vector<std::uint32_t> m_cellOf;  // cell of each vorton
+    std::vector<std::uint32_t> m_fill;    // counting-sort cursor per cell
 };
 
 }  // namespace vorton

@@ -198,17 +198,18 @@ void Simulation::EvaluateGrid(const Aabb& bounds, std::span<const glm::vec3> tra
         return;
     }
     m_gridPoints.clear();
-    std::vector<std::size_t> indices;
+    m_gridIndices.clear();
     for (std::size_t idx = 0; idx < grid.PointCount(); ++idx) {
         velocity[idx] = glm::vec3(0.0f);
         if (!m_gridNeeded[idx]) continue;
         const int i = int(idx % sy), j = int((idx / sy) % std::size_t(grid.points.y)), k = int(idx / sz);
         m_gridPoints.push_back(grid.Position(i, j, k));
-        indices.push_back(idx);
+        m_gridIndices.push_back(idx);
     }
-    std::vector<glm::vec3> values(m_gridPoints.size());
-    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{m_gridPoints, values, {}, {}});
-    for (std::size_t n = 0; n < indices.size(); ++n) velocity[indices[n]] = values[n];
+    m_gridPointVelocity.resize(m_gridPoints.size());
+    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2},
+                   VelocityQuery{m_gridPoints, m_gridPointVelocity, {}, {}});
+    for (std::size_t n = 0; n < m_gridIndices.size(); ++n) velocity[m_gridIndices[n]] = m_gridPointVelocity[n];
 }
 
 Simulation::CacheKey Simulation::CurrentCacheKey() const {

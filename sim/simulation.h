@@ -158,6 +158,8 @@ private:
     std::vector<glm::vec3> m_gridPoints, m_gridVelocity0, m_gridVelocity1;
     std::vector<glm::vec3> m_predictedTracer;
     std::vector<std::uint8_t> m_gridNeeded;  // grid points some tracer interpolates from
+    std::vector<std::size_t> m_gridIndices;  // direct solver: the needed points' indices
+    std::vector<glm::vec3> m_gridPointVelocity;
 };
 
 }  // namespace vorton

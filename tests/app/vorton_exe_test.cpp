@@ -71,6 +71,14 @@ BlueBlob FindBlue(const fs::path& png) {
     return blob;
 }
 
+/// Lines in a text file (0 if it cannot be read).
+int CountLines(const fs::path& file) {
+    std::ifstream in(file);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) ++lines;
+    return lines;
+}
+
 const std::string kSmall = "--set vorton_count=800 --set tracer_count=20000";
 
 TEST(VortonExe, ListScenesFromAnyDirectory) {
@@ -126,11 +134,9 @@ TEST(VortonExe, NoRenderWritesOneStatsRowPerStep) {
     const RunResult r = RunVorton("--no-render --frames 4 " + kSmall + " --stats " + dir.string());
     ASSERT_EQ(r.exitCode, 0) << r.output;
     std::ifstream in(dir / "frames.csv");
-    std::string header, line;
+    std::string header;
     std::getline(in, header);
-    int rows = 0;
-    while (std::getline(in, line)) ++rows;
-    EXPECT_EQ(rows, 4);
+    EXPECT_EQ(CountLines(dir / "frames.csv"), 5) << "a header and one row per step";
     EXPECT_NE(header.find("impulse_z"), std::string::npos);
     EXPECT_NE(header.find("ms_velocity"), std::string::npos);
 }
@@ -174,11 +180,8 @@ TEST(VortonExe, UnwritableRecordingSaysWhyAndTheSimulationGoesOn) {
                             dir.string());
     EXPECT_EQ(r.exitCode, 3) << r.output;
     EXPECT_NE(r.output.find("cannot record"), std::string::npos) << r.output;
-    // The run still did all its steps.
-    std::ifstream in(dir / "frames.csv");
-    int lines = 0;
-    for (std::string line; std::getline(in, line);) ++lines;
-    EXPECT_EQ(lines, 4);
+    // The run still did all its steps: a header and three rows.
+    EXPECT_EQ(CountLines(dir / "frames.csv"), 4);
 }
 
 TEST(VortonExe, BlowUpStopsWithStatusThreeNamingStepAndStage) {
@@ -200,10 +203,7 @@ TEST(VortonExe, WindowRunsUnderXvfb) {
     const RunResult r = RunVorton("--frames 5 --size 320x240 " + kSmall + " --stats " + dir.string(),
                             "xvfb-run -a -s '-screen 0 640x480x24'");
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    std::ifstream in(dir / "frames.csv");
-    int lines = 0;
-    for (std::string line; std::getline(in, line);) ++lines;
-    EXPECT_EQ(lines, 6) << "five steps in the window";
+    EXPECT_EQ(CountLines(dir / "frames.csv"), 6) << "a header and five steps in the window";
 }
 
 }  // namespace
