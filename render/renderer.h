@@ -29,6 +29,16 @@ struct SceneView {
     glm::ivec2 viewport{1, 1};   ///< pixels; Draw() renders into (0,0)..viewport
 };
 
+/// A rigid sphere to draw: lit, opaque, with a surface pattern fixed in the
+/// body so that its rotation shows.
+struct SphereInstance {
+    glm::vec3 center{0.0f};  ///< m, world space
+    float radius = 0.1f;     ///< m
+    glm::mat3 rotation{1.0f};  ///< body → world
+    glm::vec3 color{0.9f};   ///< linear RGB 0..1
+    bool highlight = false;  ///< hovered or grabbed: drawn brighter with a rim
+};
+
 /// What to draw; spans are read during Draw() only (no ownership).
 struct FrameInput {
     SceneView view;
@@ -46,6 +56,8 @@ struct FrameInput {
     /// |vorticity| per vorton, 1/s, coloured relative to the largest (may be empty: one colour).
     std::span<const float> vortonStrength;
     float vortonSize = 0.02f;  ///< m
+    /// Rigid spheres; they hide the tracers behind them.
+    std::span<const SphereInstance> spheres;
     bool showBounds = false;
     glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};  ///< axis-aligned box drawn as 12 lines, m
 };

@@ -14,7 +14,7 @@ std::string_view SolverName(Solver solver) {
 
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
-    static const std::array<ParamInfo<P>, 16> infos{{
+    static const std::array<ParamInfo<P>, 17> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0"},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -41,6 +41,8 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "from clustering, which otherwise lets vortex stretching run away"},
         {"max_speed", "Blow-up speed", "m/s", &P::maxSpeed, 0.1f, 1.0e4f, true, true,
          "a vorton faster than this stops the run as a blow-up"},
+        {"free_stream", "Free stream", "m/s", &P::freeStream, -20.0f, 20.0f, true, false,
+         "uniform stream velocity added everywhere; bodies and emitting groups feel it"},
         {"vorton_count", "Vortons", "", &P::vortonCount, 1.0f, float(kMaxVortons), false, true,
          "target vorton count, spread over the groups (applied on reset)"},
         {"tracer_count", "Tracers", "", &P::tracerCount, 0.0f, float(kMaxTracers), false, true,
@@ -60,6 +62,24 @@ std::span<const ParamInfo<DensityGroup>> GroupParamInfos() {
         {"density_deviation", "Density deviation", "kg/m^3", &G::densityDeviation, -1.0e3f, 1.0e3f, true,
          false, "density of this group's fluid minus the ambient density"},
         {"dye", "Dye colour", "rgb", &G::dye, 0.0f, 1.0f, true, false, "colour of this group's tracers"},
+    }};
+    return infos;
+}
+
+std::span<const ParamInfo<BodySpec>> BodyParamInfos() {
+    using B = BodySpec;
+    static const std::array<ParamInfo<B>, 7> infos{{
+        {"density", "Density", "kg/m^3", &B::density, 0.0f, 1.0e5f, true, true,
+         "density of the sphere; it sinks where the fluid around it is lighter"},
+        {"radius", "Radius", "m", &B::radius, 1.0e-3f, 100.0f, true, true, "radius R of the sphere"},
+        {"fixed", "Fixed", "", &B::fixed, 0.0f, 1.0f, true, false,
+         "infinite mass: keeps its velocity and spin whatever the fluid does"},
+        {"position", "Position", "m", &B::position, -1.0e4f, 1.0e4f, false, false, "centre (applied on reset)"},
+        {"velocity", "Velocity", "m/s", &B::velocity, -100.0f, 100.0f, false, false,
+         "linear velocity (applied on reset)"},
+        {"angular_velocity", "Angular velocity", "rad/s", &B::angularVelocity, -1000.0f, 1000.0f, false, false,
+         "spin about the centre (applied on reset)"},
+        {"color", "Colour", "rgb", &B::color, 0.0f, 1.0f, true, false, "colour of the sphere"},
     }};
     return infos;
 }

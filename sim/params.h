@@ -36,6 +36,9 @@ struct SimParams {
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
     int remeshEvery = 0;                     ///< steps between remeshings onto the seeding lattice; 0: never (live)
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)
+    /// U∞, m/s: uniform stream added to the velocity everywhere (a Galilean
+    /// shift: the vorticity does not see it, bodies and emitters do) (live)
+    glm::vec3 freeStream{0.0f};
     int vortonCount = 4000;                  ///< target vorton count, spread over the groups (on reset)
     int tracerCount = 100000;                ///< target tracer count, spread over the groups (on reset)
     float coreOverlap = 1.5f;                ///< vorton core radius σ / lattice spacing h (on reset)
@@ -58,13 +61,34 @@ struct DensityGroup {
     float densityDeviation = 0.0f;     ///< δρ, kg/m³ relative to the ambient density (live)
     glm::vec3 dye{0.85f, 0.85f, 0.9f}; ///< RGB 0..1 colour of its tracers (live)
     float circulation = 0.0f;          ///< Γ, m²/s: torus only, azimuthal vorticity Γ/(πa²)
+    /// Part of the stratified ambient (METHOD.md "Stratified ambient"): the
+    /// group's density_deviation is not carried by its vortons but sets the
+    /// ambient profile ρ̄(z) over the group's height range (box groups).
+    bool layer = false;
+    /// An emitter in the free stream: its vortons and tracers that leave the
+    /// shape's box downstream re-enter upstream as fresh, still fluid (box groups).
+    bool emit = false;
+};
+
+/// A rigid sphere in the flow (Gourlay parts 4 and 9). Position, velocity and
+/// angular velocity are the state at reset; radius, density and fixed apply live.
+struct BodySpec {
+    std::string name;
+    glm::vec3 position{0.0f};         ///< centre at reset, m
+    glm::vec3 velocity{0.0f};         ///< m/s at reset
+    glm::vec3 angularVelocity{0.0f};  ///< rad/s at reset
+    float radius = 0.1f;              ///< R, m (live)
+    float density = 1000.0f;          ///< ρ_b, kg/m³; mass ρ_b·4/3·πR³ (live)
+    /// Infinite mass and inertia: keeps its velocity and spin whatever the fluid does (live).
+    bool fixed = false;
+    glm::vec3 color{0.92f, 0.9f, 0.85f};  ///< RGB 0..1 (live)
 };
 
 /// One parameter: its key (as in scene files and `--set`), label, unit,
 /// range and whether an edit applies on the next step (live) or on reset.
 template <typename Struct>
 struct ParamInfo {
-    using Member = std::variant<float Struct::*, int Struct::*, glm::vec3 Struct::*, Solver Struct::*>;
+    using Member = std::variant<float Struct::*, int Struct::*, glm::vec3 Struct::*, Solver Struct::*, bool Struct::*>;
     std::string_view key;
     std::string_view label;
     std::string_view unit;
@@ -80,6 +104,8 @@ struct ParamInfo {
 std::span<const ParamInfo<SimParams>> SimParamInfos();
 /// Per-group fields settable as `<group>.<key>`.
 std::span<const ParamInfo<DensityGroup>> GroupParamInfos();
+/// Per-body fields settable as `<body>.<key>` (bool members: min/max unused).
+std::span<const ParamInfo<BodySpec>> BodyParamInfos();
 
 /// Thread-count-free upper bound on vortons and tracers a scene may ask for.
 inline constexpr int kMaxVortons = 1 << 22;

@@ -9,9 +9,15 @@ void Vortons::Clear() {
     volume.clear();
     group.clear();
     massFraction.clear();
+    birthHeight.clear();
 }
 
 void Vortons::Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction) {
+    Add(x, omega, sigma, v, g, fraction, x.z);
+}
+
+void Vortons::Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction, float birthZ) {
+    birthHeight.push_back(birthZ);
     position.push_back(x);
     vorticity.push_back(omega);
     radius.push_back(sigma);

@@ -26,10 +26,15 @@ struct Vortons {
     /// Share of its group's density deviation this vorton carries: δρ_k =
     /// massFraction_k · δρ_group. 1 at seeding; remeshing moves mass around.
     std::vector<float> massFraction;
+    /// Height z (m) at which the vorton's fluid was born: in a stratified
+    /// ambient its density is the profile there (METHOD.md).
+    std::vector<float> birthHeight;
 
     std::size_t Size() const { return position.size(); }
     void Clear();
+    /// Appends a vorton; birthHeight is x.z unless given.
     void Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction = 1.0f);
+    void Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction, float birthZ);
 };
 
 /// Passive tracers: moved by the flow, never feed back into it.

@@ -47,6 +47,7 @@ bool Remesh(const Lattice& lattice, float sigma, float threshold, std::size_t gr
     const std::size_t channels = groupOfChannel.size();
     std::vector<glm::vec3> alpha(points, glm::vec3(0.0f));
     std::vector<float> occupancy(points, 0.0f);
+    std::vector<float> birth(points, 0.0f);  // Σ weight · birth height
     std::vector<float> mass(points * channels, 0.0f);
 
     auto index = [&](int i, int j, int k) {
@@ -74,6 +75,7 @@ bool Remesh(const Lattice& lattice, float sigma, float threshold, std::size_t gr
                     const std::size_t idx = index(base.x - 1 + i, base.y - 1 + j, base.z - 1 + k);
                     alpha[idx] += weight * a;
                     occupancy[idx] += weight;
+                    birth[idx] += weight * vortons.birthHeight[p];
                     if (channel >= 0) mass[idx * channels + std::size_t(channel)] += weight * m;
                 }
             }
@@ -105,7 +107,9 @@ bool Remesh(const Lattice& lattice, float sigma, float threshold, std::size_t gr
                 if (!keep) continue;
                 const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
                 const std::uint16_t group = best < 0 ? kAmbientGroup : groupOfChannel[std::size_t(best)];
-                out.Add(x, alpha[idx] / volume, sigma, volume, group, best < 0 ? 0.0f : bestMass / volume);
+                // Birth height (the stratified density it carries) as a weighted mean.
+                const float z0 = std::abs(occupancy[idx]) > 1.0e-6f ? birth[idx] / occupancy[idx] : x.z;
+                out.Add(x, alpha[idx] / volume, sigma, volume, group, best < 0 ? 0.0f : bestMass / volume, z0);
             }
         }
     }

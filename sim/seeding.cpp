@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <set>
 
 #include <glm/geometric.hpp>
 
@@ -18,6 +19,26 @@ float WaveOffset(const DensityGroup& g, glm::vec3 x) {
     return g.waveAmplitude * std::cos(k * x.x) * std::cos(k * x.y);
 }
 }  // namespace
+
+std::string SetupProblem(const SceneSetup& setup) {
+    std::set<std::string> names;
+    for (const DensityGroup& g : setup.groups) {
+        if (!names.insert(g.name).second) return "duplicate name '" + g.name + "'";
+        if ((g.layer || g.emit) && g.shape != DensityGroup::Shape::Box) {
+            return "group '" + g.name + "': " + (g.layer ? "a layer" : "an emitter") + " must be a box";
+        }
+    }
+    for (const BodySpec& b : setup.bodies) {
+        if (b.name.empty()) return "a body needs a name";
+        if (!names.insert(b.name).second) return "duplicate name '" + b.name + "' (bodies and groups share names)";
+        if (!(b.radius > 0.0f)) return "body '" + b.name + "': radius must be > 0 m";
+        if (!b.fixed && !(b.density > 0.0f)) {
+            return "body '" + b.name + "': a free body needs density > 0 kg/m^3 (it would have no mass); "
+                   "give it a density or make it fixed";
+        }
+    }
+    return {};
+}
 
 float ShapeVolume(const DensityGroup& g) {
     switch (g.shape) {

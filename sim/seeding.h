@@ -16,7 +16,13 @@ namespace vorton {
 struct SceneSetup {
     SimParams params;
     std::vector<DensityGroup> groups;  ///< at most kAmbientGroup groups; names unique
+    std::vector<BodySpec> bodies;      ///< rigid spheres; names unique and distinct from group names
 };
+
+/// Why this setup cannot run, or an empty string: a free body with zero
+/// density (no mass), a non-positive radius, a layer or emitter that is not a
+/// box, duplicate names. Messages name the body or group.
+std::string SetupProblem(const SceneSetup& setup);
 
 /// Volume of a group's shape, m³ (box waves ignored: they move as much fluid up as down).
 float ShapeVolume(const DensityGroup& group);

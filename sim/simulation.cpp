@@ -16,7 +16,7 @@ namespace vorton {
 namespace {
 
 constexpr std::array<std::string_view, kStageCount> kStageNames{
-    "remesh", "bounds", "tree", "velocity", "velocity_grid", "baroclinic", "diffusion", "advection"};
+    "remesh", "bounds", "tree", "velocity", "velocity_grid", "baroclinic", "diffusion", "advection", "bodies"};
 
 /// Lattice points with |α| or mass below this fraction of the largest are dropped when remeshing.
 constexpr float kRemeshThreshold = 1.0e-2f;
@@ -79,6 +79,15 @@ Simulation::Simulation(SceneSetup setup) : m_setup(std::move(setup)) { Reset(); 
 void Simulation::Reset() {
     SeedVortons(m_setup, m_vortons, &m_lattice);
     SeedTracers(m_setup, m_tracers);
+    m_bodies.clear();
+    for (const BodySpec& spec : m_setup.bodies) {
+        BodyState b;
+        b.position = spec.position;
+        b.velocity = spec.velocity;
+        b.angularVelocity = spec.angularVelocity;
+        m_bodies.push_back(b);
+    }
+    m_collisionImpulse = glm::dvec3(0.0);
     m_time = 0.0;
     m_steps = 0;
     m_stageMs.fill(0.0);
@@ -87,6 +96,24 @@ void Simulation::Reset() {
     m_cacheValid = false;
     m_bounds = BoundsOf(m_vortons.position);
     m_bounds.Grow(BoundsOf(m_tracers.position));
+}
+
+BodyState& Simulation::MutableBody(std::size_t i) {
+    m_cacheValid = false;
+    return m_bodies.at(i);
+}
+
+void Simulation::GrabBody(std::size_t i, glm::vec3 target) {
+    BodyState& b = m_bodies.at(i);
+    b.grabbed = true;
+    b.grabTarget = target;
+}
+
+void Simulation::ReleaseBody(std::size_t i) { m_bodies.at(i).grabbed = false; }
+
+float Simulation::AmbientDensity(glm::vec3 x) const {
+    (void)x;
+    return m_setup.params.ambientDensity;
 }
 
 float Simulation::Spacing() const {

@@ -14,6 +14,7 @@
 #include "params.h"
 #include "particles.h"
 #include "pse.h"
+#include "rigid_body.h"
 #include "seeding.h"
 #include "treecode.h"
 #include "uniform_grid.h"
@@ -21,7 +22,7 @@
 namespace vorton {
 
 /// Timed stages of a step, in order.
-enum class Stage : int { Remesh, Bounds, Tree, Velocity, VelocityGrid, Baroclinic, Diffusion, Advection, Count };
+enum class Stage : int { Remesh, Bounds, Tree, Velocity, VelocityGrid, Baroclinic, Diffusion, Advection, Bodies, Count };
 inline constexpr int kStageCount = int(Stage::Count);
 /// Lower-case stage name as used in `ms_<stage>` columns: bounds, tree, velocity, ...
 std::string_view StageName(Stage stage);
@@ -90,8 +91,27 @@ public:
     double LastStepMs() const { return m_stepMs; }
     const GridGeometry& VelocityGrid() const { return m_velocityGrid; }
 
-    /// Density deviation δρ (kg/m³) of vorton k (its group's times its mass
-    /// fraction, 0 for the halo) and of tracer i (its group's).
+    /// Rigid spheres, in the order of Setup().bodies (Gourlay parts 4 and 9).
+    std::span<const BodyState> Bodies() const { return m_bodies; }
+    /// The state of body i, to edit between steps (the panel, tests).
+    BodyState& MutableBody(std::size_t i);
+    /// Holds body i at `target` (m) from the next step on: it moves there in
+    /// one step as a kinematic body, and the fluid feels it.
+    void GrabBody(std::size_t i, glm::vec3 target);
+    /// Lets body i go; it keeps the velocity it was last moved with (a throw).
+    void ReleaseBody(std::size_t i);
+    /// Σ of the momentum changes m_k·Δu_k the fluid's vortons received from
+    /// bodies in the last step, N·s (the bodies received the opposite).
+    glm::dvec3 LastCollisionImpulse() const { return m_collisionImpulse; }
+
+    /// Ambient density ρ̄(z) = ρ₀ + Δ(z), kg/m³: ρ₀ plus the stratified
+    /// profile of the layer groups (METHOD.md "Stratified ambient").
+    float AmbientDensity(glm::vec3 x) const;
+
+    /// Density deviation δρ (kg/m³) from the ambient profile of vorton k (its
+    /// group's times its mass fraction, 0 for the halo; for layer groups, the
+    /// profile at its birth height minus the profile where it is) and of tracer
+    /// i (its group's; a layer's own deviation for its tracers).
     float VortonDensityDeviation(std::size_t k) const;
     float TracerDensityDeviation(std::size_t i) const;
 
@@ -129,6 +149,8 @@ private:
     double Elapsed(std::int64_t& tick);
 
     SceneSetup m_setup;
+    std::vector<BodyState> m_bodies;
+    glm::dvec3 m_collisionImpulse{0.0};
     Vortons m_vortons;
     Tracers m_tracers;
     double m_time = 0.0;
