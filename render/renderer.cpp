@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <glm/gtc/type_ptr.hpp>
+#include <numbers>
+#include <vector>
 
 namespace vorton::render {
 namespace {
@@ -21,6 +24,46 @@ constexpr float kDefaultStrength = 0.6f;
 // GL wants the count as GLsizei; spans never approach 2^31 vertices in this demo.
 GLsizei Count(std::size_t n) {
     return static_cast<GLsizei>(n);
+}
+
+// Enough facets that the silhouette of a sphere filling the screen stays round (at 48 segments
+// a 500-pixel radius deviates from the circle by about one pixel).
+constexpr int kSphereSegments = 48;  // around the body z axis
+constexpr int kSphereRings = 24;     // pole to pole
+
+struct SphereMesh {
+    std::vector<glm::vec3> vertices;     // unit sphere: position = outward normal
+    std::vector<std::uint16_t> indices;  // triangles, counter-clockwise seen from outside
+};
+
+// A UV sphere about the z axis. The seam column is duplicated (vertex j = 0 and j = segments
+// coincide) and the triangles that would collapse at the poles are left out.
+SphereMesh UnitSphere(int segments, int rings) {
+    SphereMesh mesh;
+    const int columns = segments + 1;
+    mesh.vertices.reserve(static_cast<std::size_t>(columns * (rings + 1)));
+    for (int i = 0; i <= rings; ++i) {
+        const float polar = std::numbers::pi_v<float> * static_cast<float>(i) / rings;
+        for (int j = 0; j <= segments; ++j) {
+            const float azimuth =
+                2.0f * std::numbers::pi_v<float> * static_cast<float>(j) / segments;
+            mesh.vertices.emplace_back(std::sin(polar) * std::cos(azimuth),
+                                       std::sin(polar) * std::sin(azimuth), std::cos(polar));
+        }
+    }
+    const auto index = [columns](int i, int j) {
+        return static_cast<std::uint16_t>(i * columns + j);
+    };
+    for (int i = 0; i < rings; ++i) {
+        for (int j = 0; j < segments; ++j) {
+            // a (ring i) above b (ring i + 1); c and d one step further in azimuth.
+            const auto a = index(i, j), b = index(i + 1, j), c = index(i + 1, j + 1),
+                       d = index(i, j + 1);
+            if (i != rings - 1) mesh.indices.insert(mesh.indices.end(), {a, b, c});
+            if (i != 0) mesh.indices.insert(mesh.indices.end(), {a, c, d});
+        }
+    }
+    return mesh;
 }
 
 // The 12 edges of the box as 24 line endpoints.
@@ -60,6 +103,7 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::filesystem::path& 
         {&renderer->m_tracers, "tracer.vert", "sprite.frag"},
         {&renderer->m_vortons, "vorton.vert", "sprite.frag"},
         {&renderer->m_lines, "line.vert", "line.frag"},
+        {&renderer->m_spheres, "sphere.vert", "sphere.frag"},
     };
     for (const auto& files : programs) {
         auto program = ShaderProgram::Load(shaderDir, files.vertex, files.fragment);
@@ -92,14 +136,36 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::filesystem::path& 
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), nullptr);
     glEnableVertexAttribArray(0);
 
+    // The sphere mesh never changes: static buffers, the index buffer recorded in the VAO.
+    const SphereMesh sphere = UnitSphere(kSphereSegments, kSphereRings);
+    static_assert((kSphereSegments + 1) * (kSphereRings + 1) <= 65536, "16-bit indices");
+    renderer->m_sphereIndexCount = Count(sphere.indices.size());
+    glGenVertexArrays(1, &renderer->m_sphereVao);
+    glGenBuffers(1, &renderer->m_sphereVertices);
+    glGenBuffers(1, &renderer->m_sphereIndices);
+    glBindVertexArray(renderer->m_sphereVao);
+    glBindBuffer(GL_ARRAY_BUFFER, renderer->m_sphereVertices);
+    glBufferData(GL_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(sphere.vertices.size() * sizeof(glm::vec3)),
+                 sphere.vertices.data(), GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), nullptr);
+    glEnableVertexAttribArray(0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, renderer->m_sphereIndices);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(sphere.indices.size() * sizeof(std::uint16_t)),
+                 sphere.indices.data(), GL_STATIC_DRAW);
+
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
     return renderer;
 }
 
 Renderer::~Renderer() {
-    const GLuint vaos[] = {m_emptyVao, m_tracerVao, m_vortonVao, m_lineVao};
-    glDeleteVertexArrays(4, vaos);
+    const GLuint vaos[] = {m_emptyVao, m_tracerVao, m_vortonVao, m_lineVao, m_sphereVao};
+    glDeleteVertexArrays(5, vaos);
+    const GLuint buffers[] = {m_sphereVertices, m_sphereIndices};
+    glDeleteBuffers(2, buffers);
 }
 
 void Renderer::Draw(const FrameInput& input) {
@@ -121,11 +187,14 @@ void Renderer::Draw(const FrameInput& input) {
 
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
+    // Opaque spheres first, writing depth, so everything blended later is hidden behind them.
+    if (!input.spheres.empty()) DrawSpheres(input, viewProjection);
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // shaders output premultiplied alpha
     if (input.showBounds) DrawBounds(input, viewProjection);
 
-    // Sprites test against the box but never write depth, so they all blend with each other.
+    // Sprites test against the spheres and the box but never write depth, so they all blend
+    // with each other whatever their order.
     glDepthMask(GL_FALSE);
     glEnable(GL_PROGRAM_POINT_SIZE);
     if (!input.tracerPositions.empty()) {
@@ -157,6 +226,33 @@ void Renderer::DrawBackground() {
     glUniform3fv(m_background.Uniform("uBottom"), 1, glm::value_ptr(kBackgroundBottom));
     glBindVertexArray(m_emptyVao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+void Renderer::DrawSpheres(const FrameInput& input, const glm::mat4& viewProjection) {
+    glUseProgram(m_spheres.Id());
+    glUniformMatrix4fv(m_spheres.Uniform("uViewProjection"), 1, GL_FALSE,
+                       glm::value_ptr(viewProjection));
+    glUniformMatrix4fv(m_spheres.Uniform("uView"), 1, GL_FALSE, glm::value_ptr(input.view.view));
+    // Closed convex meshes: the back half is always hidden, so skip shading it.
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+    glBindVertexArray(m_sphereVao);
+    // The view matrix is rigid (a camera pose), so its upper 3x3 turns normals as well.
+    const glm::mat3 viewRotation(input.view.view);
+    for (const SphereInstance& sphere : input.spheres) {
+        const glm::mat3 bodyToView = viewRotation * sphere.rotation;
+        glUniform3fv(m_spheres.Uniform("uCenter"), 1, glm::value_ptr(sphere.center));
+        glUniform1f(m_spheres.Uniform("uRadius"), sphere.radius);
+        glUniformMatrix3fv(m_spheres.Uniform("uRotation"), 1, GL_FALSE,
+                           glm::value_ptr(sphere.rotation));
+        glUniformMatrix3fv(m_spheres.Uniform("uBodyToView"), 1, GL_FALSE,
+                           glm::value_ptr(bodyToView));
+        glUniform3fv(m_spheres.Uniform("uColor"), 1, glm::value_ptr(sphere.color));
+        glUniform1f(m_spheres.Uniform("uHighlight"), sphere.highlight ? 1.0f : 0.0f);
+        glDrawElements(GL_TRIANGLES, m_sphereIndexCount, GL_UNSIGNED_SHORT, nullptr);
+    }
+    glDisable(GL_CULL_FACE);
 }
 
 void Renderer::DrawBounds(const FrameInput& input, const glm::mat4& viewProjection) {

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// Draws one frame of the demo: background, tracer particles, vortons, bounding box.
+/// Draws one frame of the demo: background, rigid spheres, tracer particles, vortons, bounding
+/// box.
 
 #include <cstdint>
 #include <filesystem>
@@ -32,11 +33,11 @@ struct SceneView {
 /// A rigid sphere to draw: lit, opaque, with a surface pattern fixed in the
 /// body so that its rotation shows.
 struct SphereInstance {
-    glm::vec3 center{0.0f};  ///< m, world space
-    float radius = 0.1f;     ///< m
+    glm::vec3 center{0.0f};    ///< m, world space
+    float radius = 0.1f;       ///< m
     glm::mat3 rotation{1.0f};  ///< body → world
-    glm::vec3 color{0.9f};   ///< linear RGB 0..1
-    bool highlight = false;  ///< hovered or grabbed: drawn brighter with a rim
+    glm::vec3 color{0.9f};     ///< linear RGB 0..1
+    bool highlight = false;    ///< hovered or grabbed: drawn brighter with a rim
 };
 
 /// What to draw; spans are read during Draw() only (no ownership).
@@ -73,15 +74,20 @@ public:
     Renderer& operator=(const Renderer&) = delete;
     ~Renderer();  // frees GL objects
 
-    /// Clears to a dark vertical gradient background and draws tracers (soft round point
-    /// sprites, world-size with perspective, coloured by group), optional vortons and bounding
-    /// box into the bound framebuffer. Uploads each span at most once per call. Leaves GL state
-    /// as ImGui's backend expects: no program/VAO bound, depth test and blending off.
+    /// Into the bound framebuffer (which needs a depth buffer for the spheres to hide what is
+    /// behind them): clears depth, draws a dark vertical gradient background, then the spheres
+    /// (opaque, lit, body-fixed stripes; depth tested and written), then the optional bounding
+    /// box, tracers (soft round point sprites, world-size with perspective, coloured by group)
+    /// and optional vortons, blended and depth tested so the spheres hide what is behind them;
+    /// sprites write no depth, so they never hide each other. Uploads each span at most once per
+    /// call. Leaves GL state as ImGui's backend expects: no program/VAO bound, depth test,
+    /// blending and face culling off, depth writes on.
     void Draw(const FrameInput& input);
 
 private:
     Renderer();
     void DrawBackground();
+    void DrawSpheres(const FrameInput& input, const glm::mat4& viewProjection);
     void DrawBounds(const FrameInput& input, const glm::mat4& viewProjection);
     void DrawTracers(const FrameInput& input, float pointScale);
     void DrawVortons(const FrameInput& input, float pointScale);
@@ -90,10 +96,15 @@ private:
     ShaderProgram m_tracers;
     ShaderProgram m_vortons;
     ShaderProgram m_lines;
+    ShaderProgram m_spheres;
     unsigned m_emptyVao = 0;
     unsigned m_tracerVao = 0;
     unsigned m_vortonVao = 0;
     unsigned m_lineVao = 0;
+    unsigned m_sphereVao = 0;
+    unsigned m_sphereVertices = 0;  // static unit-sphere mesh (GL buffer names)
+    unsigned m_sphereIndices = 0;
+    int m_sphereIndexCount = 0;
     DynamicBuffer m_tracerPositions;
     DynamicBuffer m_tracerGroups;
     DynamicBuffer m_vortonPositions;
