@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace vorton {
@@ -32,6 +33,14 @@ Status WritePly(const std::filesystem::path& file, std::size_t count, std::initi
     return Ok{};
 }
 
+/// A CSV field: quoted (RFC 4180) only when it holds a comma, quote or line break.
+std::string CsvField(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
 }  // namespace
 
 Status StatsWriter::Open(const std::filesystem::path& dir) {
@@ -43,6 +52,12 @@ Status StatsWriter::Open(const std::filesystem::path& dir) {
              "circulation_z,max_speed,excess_mass";
     for (int s = 0; s < kStageCount; ++s) m_out << ",ms_" << StageName(Stage(s));
     m_out << "\n";
+    m_bodiesPath = dir / "bodies.csv";
+    m_bodies.open(m_bodiesPath);
+    if (!m_bodies) return Error{m_bodiesPath.string() + ": cannot open for writing"};
+    m_bodies << "frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz\n";
+    m_bodies.flush();
+    if (!m_bodies) return Error{m_bodiesPath.string() + ": write failed (disk full?)"};
     return Ok{};
 }
 
@@ -59,6 +74,21 @@ Status StatsWriter::WriteRow(const Simulation& sim) {
     m_out << line << "\n";
     m_out.flush();
     if (!m_out) return Error{m_path.string() + ": write failed (disk full?)"};
+
+    const auto bodies = sim.Bodies();
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const BodyState& b = bodies[i];
+        const glm::vec3 f = b.NetForce();
+        const std::string& name = i < sim.Setup().bodies.size() ? sim.Setup().bodies[i].name : std::string();
+        std::snprintf(line, sizeof line, "%lld,%.6f,", static_cast<long long>(sim.StepCount()), sim.Time());
+        m_bodies << line << CsvField(name);
+        std::snprintf(line, sizeof line, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+                      b.position.x, b.position.y, b.position.z, b.velocity.x, b.velocity.y, b.velocity.z,
+                      b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z, f.x, f.y, f.z);
+        m_bodies << line;
+    }
+    m_bodies.flush();
+    if (!m_bodies) return Error{m_bodiesPath.string() + ": write failed (disk full?)"};
     return Ok{};
 }
 
@@ -76,12 +106,26 @@ Status WriteVortonPly(const std::filesystem::path& file, const Simulation& sim) 
 Status WriteTracerPly(const std::filesystem::path& file, const Simulation& sim) {
     const Tracers& t = sim.GetTracers();
     std::vector<float> data;
-    data.reserve(t.Size() * 4);
+    data.reserve(t.Size() * 7);
     for (std::size_t i = 0; i < t.Size(); ++i) {
         const glm::vec3 x = t.position[i];
-        data.insert(data.end(), {x.x, x.y, x.z, sim.TracerDensityDeviation(i)});
+        const glm::vec3 u = i < t.velocity.size() ? t.velocity[i] : glm::vec3(0.0f);
+        data.insert(data.end(), {x.x, x.y, x.z, u.x, u.y, u.z, sim.TracerDensityDeviation(i)});
     }
-    return WritePly(file, t.Size(), {"x", "y", "z", "density"}, data);
+    return WritePly(file, t.Size(), {"x", "y", "z", "vx", "vy", "vz", "density"}, data);
+}
+
+Status WriteBodyPly(const std::filesystem::path& file, const Simulation& sim) {
+    const auto bodies = sim.Bodies();
+    const auto& specs = sim.Setup().bodies;
+    std::vector<float> data;
+    data.reserve(bodies.size() * 4);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const glm::vec3 x = bodies[i].position;
+        const float radius = i < specs.size() ? specs[i].radius : 0.0f;
+        data.insert(data.end(), {x.x, x.y, x.z, radius});
+    }
+    return WritePly(file, bodies.size(), {"x", "y", "z", "radius"}, data);
 }
 
 Status WriteDump(const std::filesystem::path& dir, const Simulation& sim, std::int64_t frame) {
@@ -89,7 +133,8 @@ Status WriteDump(const std::filesystem::path& dir, const Simulation& sim, std::i
     char suffix[32];
     std::snprintf(suffix, sizeof suffix, "_%06lld.ply", static_cast<long long>(frame));
     if (Status s = WriteVortonPly(dir / (std::string("vortons") + suffix), sim); !s) return s;
-    return WriteTracerPly(dir / (std::string("tracers") + suffix), sim);
+    if (Status s = WriteTracerPly(dir / (std::string("tracers") + suffix), sim); !s) return s;
+    return WriteBodyPly(dir / (std::string("bodies") + suffix), sim);
 }
 
 }  // namespace vorton

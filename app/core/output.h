@@ -13,26 +13,39 @@ namespace vorton {
 /// DIR/frames.csv, one row per step: frame,time,step_ms,vortons,tracers,
 /// impulse_x..z (m⁴/s), circulation_x..z (m³/s), max_speed (m/s),
 /// excess_mass (kg), then ms_<stage> for every Stage.
+///
+/// DIR/bodies.csv, one row per rigid body per step (only the header when the
+/// scene has no bodies): frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz
+/// with body its name, x the centre (m), v its velocity (m/s), w its angular
+/// velocity (rad/s) and f the net force of the step (fluid + gravity and
+/// buoyancy, N; BodyState::NetForce()). frame and time are as in frames.csv.
 class StatsWriter {
 public:
-    /// Creates DIR if needed and writes the header. Error says why it cannot.
+    /// Creates DIR if needed and writes both headers. Error says why it cannot.
     Status Open(const std::filesystem::path& dir);
-    /// Appends the row of the step just taken.
+    /// Appends the rows of the step just taken (frames.csv and bodies.csv).
     Status WriteRow(const Simulation& sim);
     bool IsOpen() const { return m_out.is_open(); }
 
 private:
     std::ofstream m_out;
     std::filesystem::path m_path;
+    std::ofstream m_bodies;
+    std::filesystem::path m_bodiesPath;
 };
 
 /// Binary little-endian PLY of the vortons: float x y z wx wy wz radius volume
 /// density (w: vorticity 1/s; density: deviation from ambient, kg/m³).
 Status WriteVortonPly(const std::filesystem::path& file, const Simulation& sim);
-/// Binary little-endian PLY of the tracers: float x y z density.
+/// Binary little-endian PLY of the tracers: float x y z vx vy vz density
+/// (v: velocity of the last step, m/s; density as for vortons).
 Status WriteTracerPly(const std::filesystem::path& file, const Simulation& sim);
+/// Binary little-endian PLY of the rigid bodies, one vertex per sphere:
+/// float x y z radius (m). Valid with 0 vertices when there are no bodies.
+Status WriteBodyPly(const std::filesystem::path& file, const Simulation& sim);
 
-/// Writes DIR/vortons_NNNNNN.ply and DIR/tracers_NNNNNN.ply for frame N (creates DIR).
+/// Writes DIR/vortons_NNNNNN.ply, DIR/tracers_NNNNNN.ply and
+/// DIR/bodies_NNNNNN.ply (always, even with no bodies) for frame N (creates DIR).
 Status WriteDump(const std::filesystem::path& dir, const Simulation& sim, std::int64_t frame);
 
 }  // namespace vorton

@@ -1,6 +1,8 @@
 #include "param_access.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <sstream>
 
@@ -51,6 +53,18 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
                 }
                 target.*member = v;
                 return Ok{};
+            } else if constexpr (std::is_same_v<T, bool>) {
+                // JSON true/false; from --set, the strings "true"/"false" or the numbers 1/0.
+                if (value.is_boolean()) {
+                    target.*member = value.get<bool>();
+                } else if (value == json("true") || value == json(1)) {
+                    target.*member = true;
+                } else if (value == json("false") || value == json(0)) {
+                    target.*member = false;
+                } else {
+                    return Error{key + ": expected true or false, got " + value.dump()};
+                }
+                return Ok{};
             } else {
                 static_assert(std::is_same_v<T, Solver>);
                 const std::string name = value.is_string() ? value.get<std::string>() : value.dump();
@@ -67,6 +81,14 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
         info.member);
 }
 
+/// A float as the double of its shortest decimal form, so 0.05f prints as 0.05.
+double Shortest(float f) {
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, f);
+    if (ec != std::errc{}) return double(f);
+    return std::strtod(std::string(buffer, end).c_str(), nullptr);
+}
+
 template <typename Struct>
 json ToJson(const Struct& target, const ParamInfo<Struct>& info) {
     return std::visit(
@@ -74,7 +96,9 @@ json ToJson(const Struct& target, const ParamInfo<Struct>& info) {
             using T = std::remove_cvref_t<decltype(target.*member)>;
             const T& v = target.*member;
             if constexpr (std::is_same_v<T, glm::vec3>) {
-                return json::array({v.x, v.y, v.z});
+                return json::array({Shortest(v.x), Shortest(v.y), Shortest(v.z)});
+            } else if constexpr (std::is_same_v<T, float>) {
+                return Shortest(v);
             } else if constexpr (std::is_same_v<T, Solver>) {
                 return std::string(SolverName(v));
             } else {
@@ -97,6 +121,12 @@ Status SetParam(SceneSetup& setup, const std::string& key, const json& value) {
             if (g.name != groupName) continue;
             for (const auto& info : GroupParamInfos()) {
                 if (field == info.key) return Assign(g, info, key, value);
+            }
+        }
+        for (BodySpec& b : setup.bodies) {
+            if (b.name != groupName) continue;
+            for (const auto& info : BodyParamInfos()) {
+                if (field == info.key) return Assign(b, info, key, value);
             }
         }
     }
@@ -137,6 +167,9 @@ std::vector<std::string> ParamKeys(const SceneSetup& setup) {
     for (const DensityGroup& g : setup.groups) {
         for (const auto& info : GroupParamInfos()) keys.push_back(g.name + "." + std::string(info.key));
     }
+    for (const BodySpec& b : setup.bodies) {
+        for (const auto& info : BodyParamInfos()) keys.push_back(b.name + "." + std::string(info.key));
+    }
     return keys;
 }
 
@@ -144,8 +177,14 @@ std::string DescribeParams(const SceneSetup& setup) {
     std::ostringstream out;
     auto row = [&](const std::string& key, const json& value, std::string_view unit, float min, float max, bool live,
                    std::string_view help) {
-        out << std::left << std::setw(34) << key << std::setw(22) << value.dump() << std::setw(8) << unit << "["
-            << min << ", " << max << "] " << (live ? "live" : "on reset") << "  " << help << "\n";
+        std::ostringstream range;
+        if (value.is_boolean()) {
+            range << "true|false";  // min/max are unused for booleans
+        } else {
+            range << "[" << min << ", " << max << "]";
+        }
+        out << std::left << std::setw(34) << key << std::setw(22) << value.dump() << std::setw(8) << unit
+            << range.str() << " " << (live ? "live" : "on reset") << "  " << help << "\n";
     };
     for (const auto& info : SimParamInfos()) {
         row(std::string(info.key), ToJson(setup.params, info), info.unit, info.min, info.max, info.live, info.help);
@@ -153,6 +192,12 @@ std::string DescribeParams(const SceneSetup& setup) {
     for (const DensityGroup& g : setup.groups) {
         for (const auto& info : GroupParamInfos()) {
             row(g.name + "." + std::string(info.key), ToJson(g, info), info.unit, info.min, info.max, info.live,
+                info.help);
+        }
+    }
+    for (const BodySpec& b : setup.bodies) {
+        for (const auto& info : BodyParamInfos()) {
+            row(b.name + "." + std::string(info.key), ToJson(b, info), info.unit, info.min, info.max, info.live,
                 info.help);
         }
     }

@@ -1,8 +1,9 @@
 #pragma once
 /// \file
 /// Reading and writing parameters by key, shared by scene files, `--set` and
-/// the panel. Keys are those of SimParamInfos() ("ambient_density") and, per
-/// density group, "<group>.<key>" with the keys of GroupParamInfos().
+/// the panel. Keys are those of SimParamInfos() ("ambient_density"), per
+/// density group "<group>.<key>" with the keys of GroupParamInfos(), and per
+/// rigid body "<body>.<key>" with the keys of BodyParamInfos().
 
 #include <string>
 #include <utility>
@@ -15,7 +16,8 @@
 
 namespace vorton {
 
-/// Sets one parameter from a JSON value (number, [x,y,z], or a solver name).
+/// Sets one parameter from a JSON value (number, [x,y,z], a solver name, or for
+/// booleans true/false, also the strings "true"/"false" and the numbers 1/0).
 /// Errors: unknown key (the message lists the valid keys), wrong type, value
 /// outside the parameter's range.
 Status SetParam(SceneSetup& setup, const std::string& key, const nlohmann::json& value);
@@ -24,7 +26,8 @@ Status SetParam(SceneSetup& setup, const std::string& key, const nlohmann::json&
 /// numbers (an array), or else a string. Error when there is no '='.
 Result<std::pair<std::string, nlohmann::json>> ParseAssignment(const std::string& text);
 
-/// Every settable key of this setup, in panel order (global keys, then each group's).
+/// Every settable key of this setup, in panel order (global keys, then each
+/// group's, then each body's).
 std::vector<std::string> ParamKeys(const SceneSetup& setup);
 
 /// A table of every key with its current value, unit, range and whether it

@@ -21,6 +21,16 @@ Result<Scene> PrepareScene(const Options& options) {
             return Error{"--set " + assignment + ": " + s.error()};
         }
     }
+    // Each --set is in range on its own; together they must still make a setup that can run.
+    if (const std::string problem = SetupProblem(scene.value().setup); !problem.empty()) {
+        std::string sets;
+        for (const std::string& assignment : options.sets) {
+            if (!sets.empty()) sets += ' ';
+            sets += "--set ";
+            sets += assignment;
+        }
+        return Error{(sets.empty() ? scene.value().file.string() : sets) + ": " + problem};
+    }
     return scene;
 }
 

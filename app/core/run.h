@@ -13,7 +13,9 @@
 namespace vorton {
 
 /// Resolves options.scene (name or file) in DataDirectory()/scenes, parses it
-/// and applies options.sets in order. Errors name the file:line or the --set.
+/// and applies options.sets in order, then checks the result with
+/// SetupProblem(). Errors name the file:line or the --set (for a setup
+/// problem, every --set given, and the body or group).
 Result<Scene> PrepareScene(const Options& options);
 
 /// --stats and --dump-dir outputs of a run.

@@ -79,21 +79,61 @@ Status ReadVec3(const Context& ctx, const json& obj, const std::string& pointer,
     return Ok{};
 }
 
+Status ReadBool(const Context& ctx, const json& obj, const std::string& pointer, const char* key, bool* out) {
+    if (!obj.contains(key)) return Ok{};
+    const json& v = obj[key];
+    if (!v.is_boolean()) {
+        return ctx.At(pointer + "/" + key, std::string(key) + ": expected true or false, got " + v.dump());
+    }
+    *out = v.get<bool>();
+    return Ok{};
+}
+
+/// A name usable in "<name>.<key>" (groups and bodies): non-empty, no '.', '=' or spaces.
+Result<std::string> ReadName(const Context& ctx, const json& obj, const std::string& pointer, const std::string& what) {
+    if (!obj.contains("name") || !obj["name"].is_string() || obj["name"].get<std::string>().empty()) {
+        return ctx.At(pointer, "a " + what + " needs a \"name\" (a non-empty string)");
+    }
+    std::string name = obj["name"].get<std::string>();
+    if (name.find_first_of(".= ") != std::string::npos) {
+        return ctx.At(pointer + "/name", what + " name '" + name + "' may not contain '.', '=' or spaces");
+    }
+    return name;
+}
+
+Result<BodySpec> ReadBody(const Context& ctx, const json& b, const std::string& p) {
+    std::vector<std::string> valid{"name"};
+    for (const auto& info : BodyParamInfos()) valid.emplace_back(info.key);
+    if (Status s = CheckKeys(ctx, b, p, "a body", valid); !s) return Error{s.error()};
+    auto name = ReadName(ctx, b, p, "body");
+    if (!name) return Error{name.error()};
+    // Every body key goes through the same code as --set, so ranges agree.
+    SceneSetup scratch;
+    scratch.bodies.push_back(BodySpec{});
+    scratch.bodies[0].name = name.value();
+    for (const auto& info : BodyParamInfos()) {
+        const std::string key(info.key);
+        if (!b.contains(key)) continue;
+        // --set also takes "true"/1 for a boolean; a scene file says true or false.
+        if (std::holds_alternative<bool BodySpec::*>(info.member) && !b[key].is_boolean()) {
+            return ctx.At(p + "/" + key, key + ": expected true or false, got " + b[key].dump());
+        }
+        if (Status s = SetParam(scratch, name.value() + "." + key, b[key]); !s) return ctx.At(p + "/" + key, s.error());
+    }
+    return scratch.bodies[0];
+}
+
 Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::string& p) {
     if (Status s = CheckKeys(ctx, g, p, "a group",
                              {"name", "shape", "center", "radius", "minor_radius", "half_extents", "wave_amplitude",
-                              "wave_length", "halo", "density_deviation", "dye", "circulation"});
+                              "wave_length", "halo", "density_deviation", "dye", "circulation", "layer", "emit"});
         !s) {
         return Error{s.error()};
     }
     DensityGroup group;
-    if (!g.contains("name") || !g["name"].is_string() || g["name"].get<std::string>().empty()) {
-        return ctx.At(p, "a group needs a \"name\" (a non-empty string)");
-    }
-    group.name = g["name"].get<std::string>();
-    if (group.name.find_first_of(".= ") != std::string::npos) {
-        return ctx.At(p + "/name", "group name '" + group.name + "' may not contain '.', '=' or spaces");
-    }
+    auto name = ReadName(ctx, g, p, "group");
+    if (!name) return Error{name.error()};
+    group.name = name.value();
     const std::string shape = g.value("shape", std::string("sphere"));
     if (shape == "sphere") {
         group.shape = DensityGroup::Shape::Sphere;
@@ -118,6 +158,13 @@ Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::str
     for (Status& s : checks) {
         if (!s) return Error{s.error()};
     }
+    Status flags[] = {
+        ReadBool(ctx, g, p, "layer", &group.layer),
+        ReadBool(ctx, g, p, "emit", &group.emit),
+    };
+    for (Status& s : flags) {
+        if (!s) return Error{s.error()};
+    }
     // The live keys go through the same code as --set, so ranges agree.
     SceneSetup scratch;
     scratch.groups.push_back(group);
@@ -133,6 +180,25 @@ Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::str
     return group;
 }
 
+/// The pointer of the group or body a SetupProblem() message names (its first
+/// '...' quoted name), at its "name" value; "" (the file's top) when none.
+std::string PointerOfNamed(const SceneSetup& setup, const std::string& problem) {
+    const auto open = problem.find('\'');
+    const auto close = open == std::string::npos ? open : problem.find('\'', open + 1);
+    if (close == std::string::npos) return "";
+    const std::string name = problem.substr(open + 1, close - open - 1);
+    const bool isGroup = problem.rfind("group ", 0) == 0;
+    if (!isGroup) {
+        for (std::size_t i = 0; i < setup.bodies.size(); ++i) {
+            if (setup.bodies[i].name == name) return "/bodies/" + std::to_string(i) + "/name";
+        }
+    }
+    for (std::size_t i = 0; i < setup.groups.size(); ++i) {
+        if (setup.groups[i].name == name) return "/groups/" + std::to_string(i) + "/name";
+    }
+    return "";
+}
+
 }  // namespace
 
 Result<Scene> ParseScene(const std::string& text, const std::string& displayName) {
@@ -141,7 +207,8 @@ Result<Scene> ParseScene(const std::string& text, const std::string& displayName
     const JsonDocument& doc = parsed.value();
     const Context ctx{doc, displayName};
     const json& root = doc.root;
-    if (Status s = CheckKeys(ctx, root, "", "a scene", {"version", "name", "description", "params", "camera", "groups"});
+    if (Status s = CheckKeys(ctx, root, "", "a scene",
+                             {"version", "name", "description", "params", "camera", "groups", "bodies"});
         !s) {
         return Error{s.error()};
     }
@@ -167,6 +234,21 @@ Result<Scene> ParseScene(const std::string& text, const std::string& displayName
         scene.setup.groups.push_back(group.value());
     }
     if (scene.setup.groups.size() >= 1000) return ctx.At("/groups", "too many groups (at most 999)");
+
+    if (root.contains("bodies")) {
+        const json& bodies = root["bodies"];
+        if (!bodies.is_array()) return ctx.At("/bodies", "\"bodies\" must be an array of objects");
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const std::string p = "/bodies/" + std::to_string(i);
+            auto body = ReadBody(ctx, bodies[i], p);
+            if (!body) return Error{body.error()};
+            if (!names.insert(body.value().name).second) {
+                return ctx.At(p + "/name", "duplicate name '" + body.value().name +
+                                               "' (groups and bodies share one set of names)");
+            }
+            scene.setup.bodies.push_back(body.value());
+        }
+    }
 
     if (root.contains("params")) {
         const json& params = root["params"];
@@ -195,6 +277,9 @@ Result<Scene> ParseScene(const std::string& text, const std::string& displayName
             if (!cam["follow"].is_boolean()) return ctx.At("/camera/follow", "follow: expected true or false");
             scene.camera.follow = cam["follow"].get<bool>();
         }
+    }
+    if (const std::string problem = SetupProblem(scene.setup); !problem.empty()) {
+        return ctx.At(PointerOfNamed(scene.setup, problem), problem);
     }
     return scene;
 }

@@ -7,10 +7,16 @@
 ///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45, "follow": false },
 ///       "groups": [ { "name": "drop", "shape": "sphere", "center": [0,0,0.4],
 ///                     "radius": 0.2, "halo": 0.06, "density_deviation": 50,
-///                     "dye": [0.2,0.45,1] } ] }
+///                     "dye": [0.2,0.45,1] } ],
+///       "bodies": [ { "name": "ball", "position": [0,0,0.8], "radius": 0.1,
+///                     "density": 1200, "fixed": false, "color": [0.9,0.9,0.85] } ] }
 ///
-/// "params" takes the keys of SimParamInfos(). Errors name file:line and the
-/// problem; unknown keys list the valid ones.
+/// "params" takes the keys of SimParamInfos(); a group also takes the booleans
+/// "layer" and "emit"; "bodies" (optional) takes "name" and the keys of
+/// BodyParamInfos(). Group and body names share one namespace (no '.', '='
+/// or spaces). A setup that SetupProblem() rejects is an error at the named
+/// group's or body's line. Errors name file:line and the problem; unknown
+/// keys list the valid ones.
 
 #include <filesystem>
 #include <string>

@@ -129,6 +129,48 @@ TEST(VortonExe, BadValueInSceneNamesLineAndKey) {
     EXPECT_NE(r.output.find("radius"), std::string::npos) << r.output;
 }
 
+/// A scene file with the dye drop and a free body "ball" beside it.
+fs::path WriteBallScene(const fs::path& dir) {
+    const fs::path file = dir / "ball.json";
+    std::ofstream(file) << "{\n  \"version\": 1,\n"
+                           "  \"groups\": [ { \"name\": \"drop\", \"center\": [0, 0, 0.45], \"radius\": 0.2,\n"
+                           "                \"density_deviation\": 50 } ],\n"
+                           "  \"bodies\": [ { \"name\": \"ball\", \"position\": [0.8, 0, 0.45], \"radius\": 0.05,\n"
+                           "                \"density\": 1100 } ]\n}\n";
+    return file;
+}
+
+TEST(VortonExe, FreeBodyWithoutMassIsAUsageErrorNamingTheBody) {
+    const fs::path file = WriteBallScene(TempDir("massless"));
+    const RunResult r = RunVorton("--no-render --frames 1 " + kSmall + " --scene " + file.string() +
+                                  " --set ball.density=0");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("body 'ball'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("density > 0"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("--set ball.density=0"), std::string::npos) << r.output;
+}
+
+TEST(VortonExe, NegativeBodyRadiusIsAUsageErrorNamingTheKey) {
+    const fs::path file = WriteBallScene(TempDir("negative_radius"));
+    const RunResult r = RunVorton("--no-render --frames 1 " + kSmall + " --scene " + file.string() +
+                                  " --set ball.radius=-1");
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("ball.radius"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("range"), std::string::npos) << r.output;
+}
+
+TEST(VortonExe, NoRenderWritesBodyRowsAndDumps) {
+    const fs::path dir = TempDir("bodies");
+    const fs::path file = WriteBallScene(dir);
+    const RunResult r = RunVorton("--no-render --frames 2 " + kSmall + " --scene " + file.string() + " --stats " +
+                                  (dir / "stats").string() + " --dump-dir " + (dir / "dump").string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(CountLines(dir / "stats" / "bodies.csv"), 3) << "a header and one row per step for the one body";
+    for (const char* f : {"bodies_000000.ply", "bodies_000002.ply", "tracers_000002.ply"}) {
+        EXPECT_TRUE(fs::exists(dir / "dump" / f)) << f;
+    }
+}
+
 TEST(VortonExe, NoRenderWritesOneStatsRowPerStep) {
     const fs::path dir = TempDir("stats");
     const RunResult r = RunVorton("--no-render --frames 4 " + kSmall + " --stats " + dir.string());

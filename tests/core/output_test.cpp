@@ -38,6 +38,27 @@ protected:
         return setup;
     }
 
+    /// Small() with a free "ball" that starts moving and spinning, and a fixed "post",
+    /// both away from the drop.
+    static SceneSetup WithBodies() {
+        SceneSetup setup = Small();
+        BodySpec ball;
+        ball.name = "ball";
+        ball.position = glm::vec3(0.8f, 0.0f, 0.45f);
+        ball.velocity = glm::vec3(0.0f, 0.05f, 0.0f);
+        ball.angularVelocity = glm::vec3(0.0f, 0.0f, 2.0f);
+        ball.radius = 0.05f;
+        ball.density = 1100.0f;
+        setup.bodies.push_back(ball);
+        BodySpec post;
+        post.name = "post";
+        post.position = glm::vec3(-0.8f, 0.0f, 0.0f);
+        post.radius = 0.03f;
+        post.fixed = true;
+        setup.bodies.push_back(post);
+        return setup;
+    }
+
     fs::path m_dir;
 };
 
@@ -93,6 +114,64 @@ TEST_F(OutputTest, StatsHeaderAndRows) {
     EXPECT_EQ(std::stoul(row[4]), sim.GetTracers().Size());
     EXPECT_NEAR(std::stod(row[7]), sim.ComputeDiagnostics().impulse.z,
                 1e-6 * std::abs(sim.ComputeDiagnostics().impulse.z));
+}
+
+TEST_F(OutputTest, BodiesCsvHeaderOnlyWithoutBodies) {
+    Simulation sim(Small());
+    StatsWriter stats;
+    ASSERT_TRUE(stats.Open(m_dir).ok());
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    ASSERT_TRUE(stats.WriteRow(sim).ok());
+    const auto lines = ReadLines(m_dir / "bodies.csv");
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz");
+}
+
+TEST_F(OutputTest, BodiesCsvHasARowPerBodyPerStepMatchingTheState) {
+    Simulation sim(WithBodies());
+    StatsWriter stats;
+    ASSERT_TRUE(stats.Open(m_dir).ok());
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    ASSERT_TRUE(stats.WriteRow(sim).ok());
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    // Known forces (whatever the step computed), so the net-force columns are checked
+    // against fluid + weight and not against zeros.
+    sim.MutableBody(0).fluidForce = glm::vec3(1.0f, 2.0f, 3.0f);
+    sim.MutableBody(0).weightForce = glm::vec3(0.5f, 0.0f, -4.25f);
+    ASSERT_TRUE(stats.WriteRow(sim).ok());
+
+    const auto lines = ReadLines(m_dir / "bodies.csv");
+    ASSERT_EQ(lines.size(), 5u) << "a header and two bodies for each of two steps";
+    EXPECT_EQ(lines[0], "frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz");
+    const std::vector<std::string> expectedNames{"ball", "post", "ball", "post"};
+    for (std::size_t r = 1; r < lines.size(); ++r) {
+        const auto row = Split(lines[r]);
+        ASSERT_EQ(row.size(), 15u) << lines[r];
+        EXPECT_EQ(row[0], r <= 2 ? "1" : "2") << lines[r];
+        EXPECT_EQ(row[2], expectedNames[r - 1]) << lines[r];
+    }
+    // The last step's rows against the simulation's state, body by body.
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto row = Split(lines[3 + i]);
+        ASSERT_EQ(row.size(), 15u);
+        const BodyState& b = sim.Bodies()[i];
+        EXPECT_EQ(std::stoll(row[0]), sim.StepCount());
+        EXPECT_NEAR(std::stod(row[1]), sim.Time(), 1e-6);
+        EXPECT_EQ(row[2], sim.Setup().bodies[i].name);
+        const glm::vec3 f = b.NetForce();
+        const float expected[12] = {b.position.x,        b.position.y,        b.position.z,
+                                    b.velocity.x,        b.velocity.y,        b.velocity.z,
+                                    b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z,
+                                    f.x,                 f.y,                 f.z};
+        for (int c = 0; c < 12; ++c) {
+            // %.9g round-trips a float exactly.
+            EXPECT_EQ(std::stof(row[std::size_t(3 + c)]), expected[c]) << "body " << i << " column " << 3 + c;
+        }
+    }
+    const auto ball = Split(lines[3]);
+    EXPECT_EQ(std::stof(ball[12]), 1.5f);
+    EXPECT_EQ(std::stof(ball[13]), 2.0f);
+    EXPECT_EQ(std::stof(ball[14]), -1.25f);
 }
 
 TEST_F(OutputTest, StatsOpenFailsWithAMessage) {
@@ -172,12 +251,62 @@ TEST_F(OutputTest, PlyDumpsHaveAValidHeaderAndPayload) {
     ASSERT_TRUE(ht.ended);
     EXPECT_EQ(ht.format, "binary_little_endian 1.0");
     EXPECT_EQ(ht.vertices, sim.GetTracers().Size());
-    const std::vector<std::string> tracerProps{"float x", "float y", "float z", "float density"};
+    const std::vector<std::string> tracerProps{"float x",  "float y",  "float z",      "float vx",
+                                               "float vy", "float vz", "float density"};
     EXPECT_EQ(ht.properties, tracerProps);
     ASSERT_EQ(tracers.size() - ht.payloadOffset, ht.vertices * tracerProps.size() * sizeof(float));
-    float last[4];
-    std::memcpy(last, tracers.data() + tracers.size() - sizeof last, sizeof last);
-    EXPECT_EQ(last[2], sim.GetTracers().position.back().z);
+    // Every tracer's record decodes to its state: position, velocity of the last step, density.
+    const Tracers& t = sim.GetTracers();
+    ASSERT_GT(t.Size(), 0u);
+    std::size_t moving = 0;
+    for (std::size_t i = 0; i < t.Size(); ++i) {
+        float record[7];
+        std::memcpy(record, tracers.data() + ht.payloadOffset + i * sizeof record, sizeof record);
+        ASSERT_EQ(record[0], t.position[i].x) << i;
+        ASSERT_EQ(record[1], t.position[i].y) << i;
+        ASSERT_EQ(record[2], t.position[i].z) << i;
+        ASSERT_EQ(record[3], t.velocity[i].x) << i;
+        ASSERT_EQ(record[4], t.velocity[i].y) << i;
+        ASSERT_EQ(record[5], t.velocity[i].z) << i;
+        ASSERT_EQ(record[6], sim.TracerDensityDeviation(i)) << i;
+        if (record[5] != 0.0f) ++moving;
+    }
+    EXPECT_GT(moving, 0u) << "after two steps of a sinking drop the tracers have velocities";
+
+    // No bodies in this scene: a valid body PLY with no vertices and no payload.
+    const std::string bodies = ReadBytes(m_dir / "bodies_000007.ply");
+    const PlyHeader hb = ReadPlyHeader(bodies);
+    ASSERT_TRUE(hb.ended) << bodies;
+    EXPECT_EQ(hb.format, "binary_little_endian 1.0");
+    EXPECT_EQ(hb.vertices, 0u);
+    EXPECT_EQ(hb.properties, (std::vector<std::string>{"float x", "float y", "float z", "float radius"}));
+    EXPECT_EQ(bodies.size(), hb.payloadOffset);
+}
+
+TEST_F(OutputTest, BodyPlyHasOneVertexPerBody) {
+    Simulation sim(WithBodies());
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    // Known, distinct positions (whatever the step did), read back through the dump.
+    sim.MutableBody(0).position = glm::vec3(0.25f, -0.5f, 1.125f);
+    sim.MutableBody(1).position = glm::vec3(-1.0f, 2.0f, -3.5f);
+    ASSERT_TRUE(WriteDump(m_dir, sim, 12).ok());
+    const std::string bytes = ReadBytes(m_dir / "bodies_000012.ply");
+    const PlyHeader h = ReadPlyHeader(bytes);
+    ASSERT_TRUE(h.ended);
+    EXPECT_EQ(h.format, "binary_little_endian 1.0");
+    ASSERT_EQ(h.vertices, 2u);
+    EXPECT_EQ(h.properties, (std::vector<std::string>{"float x", "float y", "float z", "float radius"}));
+    ASSERT_EQ(bytes.size() - h.payloadOffset, 2 * 4 * sizeof(float));
+    float records[2][4];
+    std::memcpy(records, bytes.data() + h.payloadOffset, sizeof records);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(records[i][0], sim.Bodies()[i].position.x) << i;
+        EXPECT_EQ(records[i][1], sim.Bodies()[i].position.y) << i;
+        EXPECT_EQ(records[i][2], sim.Bodies()[i].position.z) << i;
+        EXPECT_EQ(records[i][3], sim.Setup().bodies[i].radius) << i;
+    }
+    EXPECT_EQ(records[0][2], 1.125f);
+    EXPECT_EQ(records[1][3], 0.03f);
 }
 
 TEST_F(OutputTest, RunWithoutRenderingWritesStatsAndDumps) {
@@ -196,8 +325,9 @@ TEST_F(OutputTest, RunWithoutRenderingWritesStatsAndDumps) {
     std::ostringstream log;
     EXPECT_EQ(RunWithoutRendering(options, scene.value(), log), kExitOk) << log.str();
     EXPECT_EQ(ReadLines(m_dir / "stats" / "frames.csv").size(), 5u);  // header + 4 steps
-    for (const char* f :
-         {"vortons_000000.ply", "tracers_000000.ply", "vortons_000002.ply", "vortons_000004.ply"}) {
+    EXPECT_EQ(ReadLines(m_dir / "stats" / "bodies.csv").size(), 1u);  // header only: no bodies
+    for (const char* f : {"vortons_000000.ply", "tracers_000000.ply", "bodies_000000.ply", "vortons_000002.ply",
+                          "vortons_000004.ply", "bodies_000004.ply"}) {
         EXPECT_TRUE(fs::exists(m_dir / "dump" / f)) << f;
     }
     EXPECT_FALSE(fs::exists(m_dir / "dump" / "vortons_000001.ply"));
@@ -214,6 +344,39 @@ TEST_F(OutputTest, PrepareSceneErrorsNameTheFlag) {
     auto unknown = PrepareScene(options);
     ASSERT_FALSE(unknown.ok());
     EXPECT_EQ(unknown.error().rfind("--scene: ", 0), 0u) << unknown.error();
+}
+
+TEST_F(OutputTest, PrepareSceneRejectsASetupThatCannotRun) {
+    fs::create_directories(m_dir);
+    const fs::path file = m_dir / "ball.json";
+    std::ofstream(file) << "{ \"version\": 1,\n"
+                           "  \"groups\": [ { \"name\": \"drop\", \"density_deviation\": 50 } ],\n"
+                           "  \"bodies\": [ { \"name\": \"ball\", \"position\": [0.8, 0, 0], \"density\": 1200 } ] }\n";
+    Options options;
+    options.scene = file.string();
+    auto fine = PrepareScene(options);
+    ASSERT_TRUE(fine.ok()) << fine.error();
+    ASSERT_EQ(fine.value().setup.bodies.size(), 1u);
+
+    // Each value is in range on its own, but a free body without mass cannot move.
+    options.sets = {"vorton_count=300", "ball.density=0"};
+    auto massless = PrepareScene(options);
+    ASSERT_FALSE(massless.ok());
+    EXPECT_NE(massless.error().find("--set ball.density=0"), std::string::npos) << massless.error();
+    EXPECT_NE(massless.error().find("body 'ball': a free body needs density > 0"), std::string::npos)
+        << massless.error();
+    // Fixed, it may have no mass.
+    options.sets = {"ball.density=0", "ball.fixed=true"};
+    auto fixed = PrepareScene(options);
+    ASSERT_TRUE(fixed.ok()) << fixed.error();
+    EXPECT_TRUE(fixed.value().setup.bodies[0].fixed);
+    EXPECT_EQ(fixed.value().setup.bodies[0].density, 0.0f);
+    // A negative radius is already out of range.
+    options.sets = {"ball.radius=-1"};
+    auto negative = PrepareScene(options);
+    ASSERT_FALSE(negative.ok());
+    EXPECT_EQ(negative.error().rfind("--set ball.radius=-1: ", 0), 0u) << negative.error();
+    EXPECT_NE(negative.error().find("range"), std::string::npos) << negative.error();
 }
 
 }  // namespace

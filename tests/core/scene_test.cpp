@@ -176,6 +176,163 @@ TEST(Scene, BadShapesAndGroupsAreRejected) {
     EXPECT_NE(unknownTop.error().find("groups"), std::string::npos) << unknownTop.error();
 }
 
+/// A valid scene with a fixed body "post" (density 0 is fine for it) and a
+/// free body "ball" whose "name" is on line 7; `ballExtra` is spliced in on
+/// line 9, and `groupExtra` into the box group on line 3.
+std::string BodySceneText(const std::string& ballExtra = "", const std::string& groupExtra = "") {
+    return "{\n"                                                                           // 1
+           "  \"version\": 1,\n"                                                           // 2
+           "  \"groups\": [ { \"name\": \"drop\", \"shape\": \"box\", " + groupExtra +
+           " \"density_deviation\": 50 } ],\n"                                             // 3
+           "  \"bodies\": [\n"                                                             // 4
+           "    { \"name\": \"post\", \"fixed\": true, \"density\": 0, \"radius\": 0.05 },\n"  // 5
+           "    {\n"                                                                       // 6
+           "      \"name\": \"ball\",\n"                                                   // 7
+           "      \"radius\": 0.1,\n"                                                      // 8
+           "      " + ballExtra + "\n"                                                     // 9
+           "      \"density\": 1200\n"                                                     // 10
+           "    }\n"                                                                       // 11
+           "  ]\n"                                                                         // 12
+           "}\n";                                                                          // 13
+}
+
+TEST(Scene, BodiesParse) {
+    auto scene = ParseScene(BodySceneText("\"position\": [0.5, -1, 2], \"velocity\": [1, 2, 3], "
+                                          "\"angular_velocity\": [0, 0, 4], \"color\": [0.1, 0.2, 0.3], "
+                                          "\"fixed\": false,"),
+                            "b.json");
+    ASSERT_TRUE(scene.ok()) << scene.error();
+    const SceneSetup& s = scene.value().setup;
+    ASSERT_EQ(s.bodies.size(), 2u);
+    EXPECT_EQ(s.bodies[0].name, "post");
+    EXPECT_TRUE(s.bodies[0].fixed);
+    EXPECT_EQ(s.bodies[0].density, 0.0f);
+    EXPECT_FLOAT_EQ(s.bodies[0].radius, 0.05f);
+    const BodySpec& ball = s.bodies[1];
+    EXPECT_EQ(ball.name, "ball");
+    EXPECT_FALSE(ball.fixed);
+    EXPECT_FLOAT_EQ(ball.radius, 0.1f);
+    EXPECT_FLOAT_EQ(ball.density, 1200.0f);
+    EXPECT_EQ(ball.position, glm::vec3(0.5f, -1.0f, 2.0f));
+    EXPECT_EQ(ball.velocity, glm::vec3(1.0f, 2.0f, 3.0f));
+    EXPECT_EQ(ball.angularVelocity, glm::vec3(0.0f, 0.0f, 4.0f));
+    EXPECT_EQ(ball.color, glm::vec3(0.1f, 0.2f, 0.3f));
+    // Defaults where keys are left out, and no bodies without a "bodies" array.
+    auto plain = ParseScene(BodySceneText(), "b.json");
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    EXPECT_EQ(plain.value().setup.bodies[1].position, BodySpec{}.position);
+    EXPECT_EQ(plain.value().setup.bodies[1].color, BodySpec{}.color);
+    auto none = ParseScene(SceneText(), "t.json");
+    ASSERT_TRUE(none.ok()) << none.error();
+    EXPECT_TRUE(none.value().setup.bodies.empty());
+}
+
+TEST(Scene, UnknownBodyKeyNamesLineAndListsValidKeys) {
+    auto scene = ParseScene(BodySceneText("\"mass\": 3,"), "bad.json");
+    ASSERT_FALSE(scene.ok());
+    const std::string& e = scene.error();
+    EXPECT_EQ(e.rfind("bad.json:9:", 0), 0u) << e;
+    EXPECT_NE(e.find("mass"), std::string::npos) << e;
+    for (const char* key :
+         {"name", "position", "velocity", "angular_velocity", "radius", "density", "fixed", "color"}) {
+        EXPECT_NE(e.find(key), std::string::npos) << key << " missing from: " << e;
+    }
+}
+
+TEST(Scene, BadBodyValuesNameLineAndKey) {
+    struct Case {
+        const char* extra;
+        const char* expect;
+    };
+    for (const Case& c : {Case{"\"radius\": -1,", "radius"}, Case{"\"fixed\": 1,", "fixed"},
+                          Case{"\"fixed\": \"yes\",", "fixed"}, Case{"\"color\": [1, 2, 0],", "color"},
+                          Case{"\"position\": [0, 1],", "position"}}) {
+        // A key may appear once per object: drop line 8's radius when line 9 sets it.
+        std::string text = BodySceneText(c.extra);
+        if (std::string(c.extra).find("radius") != std::string::npos) {
+            text.replace(text.find("\"radius\": 0.1,"), 14, "");
+        }
+        auto scene = ParseScene(text, "bad.json");
+        ASSERT_FALSE(scene.ok()) << c.extra;
+        EXPECT_EQ(scene.error().rfind("bad.json:9:", 0), 0u) << scene.error();
+        EXPECT_NE(scene.error().find(c.expect), std::string::npos) << scene.error();
+    }
+}
+
+TEST(Scene, FreeBodyWithoutDensityIsAnErrorAtItsLine) {
+    std::string text = BodySceneText();
+    text.replace(text.find("\"density\": 1200"), 15, "\"density\": 0");
+    auto scene = ParseScene(text, "bad.json");
+    ASSERT_FALSE(scene.ok());
+    // At the free body's line (found by name), not the fixed body's with the same density.
+    EXPECT_EQ(scene.error().rfind("bad.json:7: ", 0), 0u) << scene.error();
+    EXPECT_NE(scene.error().find("body 'ball': a free body needs density > 0"), std::string::npos)
+        << scene.error();
+    // Fixed, it needs no mass.
+    text.replace(text.find("\"density\": 0\n"), 12, "\"fixed\": true, \"density\": 0");
+    auto fixed = ParseScene(text, "ok.json");
+    EXPECT_TRUE(fixed.ok()) << fixed.error();
+}
+
+TEST(Scene, BodyNamesAreCheckedAndSharedWithGroups) {
+    for (const char* name : {"b.all", "b=1", "the ball"}) {
+        std::string text = BodySceneText();
+        text.replace(text.find("\"ball\""), 6, std::string("\"") + name + "\"");
+        auto scene = ParseScene(text, "bad.json");
+        ASSERT_FALSE(scene.ok()) << name;
+        EXPECT_EQ(scene.error().rfind("bad.json:7:", 0), 0u) << scene.error();
+        EXPECT_NE(scene.error().find(name), std::string::npos) << scene.error();
+    }
+    for (const char* name : {"drop", "post"}) {
+        std::string text = BodySceneText();
+        text.replace(text.find("\"ball\""), 6, std::string("\"") + name + "\"");
+        auto scene = ParseScene(text, "dup.json");
+        ASSERT_FALSE(scene.ok()) << name;
+        EXPECT_EQ(scene.error().rfind("dup.json:7:", 0), 0u) << scene.error();
+        EXPECT_NE(scene.error().find("duplicate"), std::string::npos) << scene.error();
+    }
+    std::string unnamed = BodySceneText();
+    unnamed.replace(unnamed.find("\"name\": \"ball\","), 15, "");
+    auto noName = ParseScene(unnamed, "bad.json");
+    ASSERT_FALSE(noName.ok());
+    EXPECT_EQ(noName.error().rfind("bad.json:6:", 0), 0u) << noName.error();
+    EXPECT_NE(noName.error().find("name"), std::string::npos) << noName.error();
+    auto notArray = ParseScene(
+        "{ \"version\": 1, \"groups\": [ { \"name\": \"a\" } ],\n \"bodies\": { } }", "bad.json");
+    ASSERT_FALSE(notArray.ok());
+    EXPECT_EQ(notArray.error().rfind("bad.json:2:", 0), 0u) << notArray.error();
+    EXPECT_NE(notArray.error().find("bodies"), std::string::npos) << notArray.error();
+}
+
+TEST(Scene, LayerAndEmitAreBooleans) {
+    auto scene = ParseScene(BodySceneText("", "\"layer\": true, \"emit\": false,"), "t.json");
+    ASSERT_TRUE(scene.ok()) << scene.error();
+    EXPECT_TRUE(scene.value().setup.groups[0].layer);
+    EXPECT_FALSE(scene.value().setup.groups[0].emit);
+    auto emit = ParseScene(BodySceneText("", "\"emit\": true,"), "t.json");
+    ASSERT_TRUE(emit.ok()) << emit.error();
+    EXPECT_FALSE(emit.value().setup.groups[0].layer);
+    EXPECT_TRUE(emit.value().setup.groups[0].emit);
+    auto absent = ParseScene(SceneText(), "t.json");
+    ASSERT_TRUE(absent.ok());
+    EXPECT_FALSE(absent.value().setup.groups[0].layer);
+    EXPECT_FALSE(absent.value().setup.groups[0].emit);
+
+    for (const char* bad : {"\"layer\": 1,", "\"emit\": \"true\","}) {
+        auto s = ParseScene(SceneText(bad), "bad.json");
+        ASSERT_FALSE(s.ok()) << bad;
+        EXPECT_EQ(s.error().rfind("bad.json:9:", 0), 0u) << s.error();
+        EXPECT_NE(s.error().find(std::string(bad).substr(1, 4)), std::string::npos) << s.error();
+        EXPECT_NE(s.error().find("true or false"), std::string::npos) << s.error();
+    }
+    // A layer must be a box (SetupProblem), reported at the group's name: line 7 of SceneText.
+    auto sphereLayer = ParseScene(SceneText("\"layer\": true,"), "bad.json");
+    ASSERT_FALSE(sphereLayer.ok());
+    EXPECT_EQ(sphereLayer.error().rfind("bad.json:7: ", 0), 0u) << sphereLayer.error();
+    EXPECT_NE(sphereLayer.error().find("group 'drop'"), std::string::npos) << sphereLayer.error();
+    EXPECT_NE(sphereLayer.error().find("box"), std::string::npos) << sphereLayer.error();
+}
+
 TEST(Scene, FilesAndNames) {
     auto byName = ResolveScenePath("dye_drop", SceneDir());
     ASSERT_TRUE(byName.ok()) << byName.error();
