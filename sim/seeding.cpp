@@ -13,6 +13,15 @@ namespace vorton {
 namespace {
 constexpr float kPi = std::numbers::pi_v<float>;
 
+/// True when x lies inside one of the rigid spheres (no fluid is seeded there).
+bool InsideBody(const SceneSetup& setup, glm::vec3 x) {
+    for (const BodySpec& b : setup.bodies) {
+        const glm::vec3 d = x - b.position;
+        if (glm::dot(d, d) < b.radius * b.radius) return true;
+    }
+    return false;
+}
+
 float WaveOffset(const DensityGroup& g, glm::vec3 x) {
     if (g.waveAmplitude == 0.0f) return 0.0f;
     const float k = 2.0f * kPi / g.waveLength;
@@ -111,6 +120,7 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice) {
         for (int j = 0; j < n.y; ++j) {
             for (int i = 0; i < n.x; ++i) {
                 const glm::vec3 x = origin + h * glm::vec3(i, j, k);
+                if (InsideBody(setup, x)) continue;
                 std::uint16_t owner = kAmbientGroup;
                 bool inHalo = false;
                 for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -161,7 +171,7 @@ void SeedTracers(const SceneSetup& setup, Tracers& tracers) {
         auto uniform = [&rng] { return float(rng() >> 8) * (1.0f / 16777216.0f); };
         for (int placed = 0, tries = 0; placed < count && tries < 100 * count + 1000; ++tries) {
             const glm::vec3 x = box.min + glm::vec3(uniform(), uniform(), uniform()) * box.Extent();
-            if (!ShapeContains(g, x)) continue;
+            if (!ShapeContains(g, x) || InsideBody(setup, x)) continue;
             tracers.Add(x, std::uint16_t(gi));
             ++placed;
         }

@@ -34,14 +34,16 @@ Aabb ShapeBounds(const DensityGroup& group, float grow = 0.0f);
 /// Vortons on a cubic lattice of spacing h = (V_total / vortonCount)^{1/3},
 /// where V_total counts each group and its halo; each lattice point inside a
 /// group (the first that contains it) becomes a vorton of that group, each in a
-/// halo and no group an ambient (zero-deviation) vorton. Core radius σ = coreOverlap·h
+/// halo and no group an ambient (zero-deviation) vorton. Points inside a
+/// body (SceneSetup::bodies) are left empty. Core radius σ = coreOverlap·h
 /// and volume V = h³. Torus groups with circulation Γ get azimuthal vorticity
 /// Γ/(πa²); all others start at rest. The result depends only on the inputs.
 /// The lattice used is returned in *lattice when given.
 void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice = nullptr);
 
 /// tracerCount tracers spread over the groups in proportion to their volumes,
-/// uniformly at random inside each (seeded by params.seed: reproducible).
+/// uniformly at random inside each and outside the bodies (seeded by
+/// params.seed: reproducible).
 void SeedTracers(const SceneSetup& setup, Tracers& tracers);
 
 }  // namespace vorton

@@ -88,6 +88,8 @@ void Simulation::Reset() {
         m_bodies.push_back(b);
     }
     m_collisionImpulse = glm::dvec3(0.0);
+    m_profile.Build(m_setup.groups, Spacing());
+    m_densityGridValid = false;
     m_time = 0.0;
     m_steps = 0;
     m_stageMs.fill(0.0);
@@ -112,8 +114,7 @@ void Simulation::GrabBody(std::size_t i, glm::vec3 target) {
 void Simulation::ReleaseBody(std::size_t i) { m_bodies.at(i).grabbed = false; }
 
 float Simulation::AmbientDensity(glm::vec3 x) const {
-    (void)x;
-    return m_setup.params.ambientDensity;
+    return m_setup.params.ambientDensity + m_profile.Delta(x.z);
 }
 
 float Simulation::Spacing() const {
@@ -126,7 +127,16 @@ float Simulation::Spacing() const {
 
 float Simulation::VortonDensityDeviation(std::size_t k) const {
     const std::uint16_t g = m_vortons.group[k];
-    return g == kAmbientGroup ? 0.0f : m_setup.groups[g].densityDeviation * m_vortons.massFraction[k];
+    // A layer's own deviation is the ambient profile, not carried.
+    float deviation = g == kAmbientGroup || m_setup.groups[g].layer
+                          ? 0.0f
+                          : m_setup.groups[g].densityDeviation * m_vortons.massFraction[k];
+    if (!m_profile.Empty()) {
+        // Born at the profile's density where it started; what counts is the
+        // difference from the profile where it is now (METHOD.md).
+        deviation += m_profile.Delta(m_vortons.birthHeight[k]) - m_profile.Delta(m_vortons.position[k].z);
+    }
+    return deviation;
 }
 
 float Simulation::TracerDensityDeviation(std::size_t i) const {
@@ -160,11 +170,13 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
     } else {
         DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
     }
+    AddBodyVelocity(points, velocity, {}, {});
 }
 
 void Simulation::DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
     LoadSources(m_vortons.position, m_vortons.vorticity);
     DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
+    AddBodyVelocity(points, velocity, {}, {});
 }
 
 void Simulation::BaroclinicRates() {
@@ -177,12 +189,14 @@ void Simulation::BaroclinicRates() {
         m_deviationMass[k] = VortonDensityDeviation(k) * m_vortons.volume[k];
         anyDeviation = anyDeviation || m_deviationMass[k] != 0.0f;
     }
+    m_densityGridValid = false;
     if (!anyDeviation || glm::dot(p.gravity, p.gravity) == 0.0f || n == 0) return;
     // Cells of about the vorton spacing h: finer cells show each vorton's own
     // bump (zero gradient at its centre) and lose generation.
     const float cell = p.densityCellFactor * Spacing();
     m_baroclinicGenerator.ComputeRates(m_vortons.position, m_deviationMass, cell, p.gravity, p.ambientDensity,
                                        m_baroclinic);
+    m_densityGridValid = true;
     // As dω/dt, like the stretching term.
     ParallelFor(n, [&](std::size_t k) { m_baroclinic[k] /= m_vortons.volume[k]; });
 }
@@ -198,6 +212,7 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     } else {
         DirectVelocity(VortonSources{position, m_alpha, m_sigma2}, VelocityQuery{position, velocity, vorticity, stretch});
     }
+    AddBodyVelocity(position, velocity, vorticity, stretch);
     *velocityMs += Elapsed(tick);
 }
 
@@ -222,6 +237,7 @@ void Simulation::EvaluateGrid(const Aabb& bounds, std::span<const glm::vec3> tra
     const float theta = std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f);
     if (m_setup.params.solver == Solver::Tree) {
         m_tree.EvaluateGrid(grid, velocity, theta, m_gridNeeded);
+        AddBodyVelocityOnGrid(grid, velocity);
         return;
     }
     m_gridPoints.clear();
@@ -237,6 +253,7 @@ void Simulation::EvaluateGrid(const Aabb& bounds, std::span<const glm::vec3> tra
     DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2},
                    VelocityQuery{m_gridPoints, m_gridPointVelocity, {}, {}});
     for (std::size_t n = 0; n < m_gridIndices.size(); ++n) velocity[m_gridIndices[n]] = m_gridPointVelocity[n];
+    AddBodyVelocityOnGrid(grid, velocity);
 }
 
 Simulation::CacheKey Simulation::CurrentCacheKey() const {
@@ -273,9 +290,17 @@ StepReport Simulation::Step() {
     double& velocityMs = m_stageMs[int(Stage::Velocity)];
     const std::size_t nv = m_vortons.Size(), nt = m_tracers.Size();
 
+    // The layers' deviations are live: the profile follows them.
+    m_profile.Build(m_setup.groups, Spacing());
+    SyncBodies();
+
     // 1. Bounds of everything that moves; the grids are fitted to them.
     m_bounds = BoundsOf(m_vortons.position);
     m_bounds.Grow(BoundsOf(m_tracers.position));
+    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+        const glm::vec3 r(m_setup.bodies[b].radius);
+        m_bounds.Grow(Aabb{m_bodies[b].position - r, m_bodies[b].position + r});
+    }
     if (m_bounds.Empty()) {
         m_time += dt;
         ++m_steps;
@@ -337,7 +362,7 @@ StepReport Simulation::Step() {
     m_predictedPosition.resize(nv);
     m_predictedVorticity.resize(nv);
     ParallelFor(nv, [&](std::size_t k) {
-        m_predictedPosition[k] = m_vortons.position[k] + dt * m_velocity0[k];
+        m_predictedPosition[k] = m_vortons.position[k] + dt * (m_velocity0[k] + p.freeStream);
         m_predictedVorticity[k] = m_vortons.vorticity[k] +
                                   dt * (m_stretch0[k] + m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
     });
@@ -349,18 +374,36 @@ StepReport Simulation::Step() {
 
     // Corrector for the vortons: trapezoid for advection and stretching, Euler for the rest.
     ParallelFor(nv, [&](std::size_t k) {
-        m_vortons.position[k] += 0.5f * dt * (m_velocity0[k] + m_velocity1[k]);
+        m_vortons.position[k] += dt * (0.5f * (m_velocity0[k] + m_velocity1[k]) + p.freeStream);
         m_vortons.vorticity[k] += 0.5f * dt * (m_stretch0[k] + m_stretch1[k]) +
                                   dt * (m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
     });
     if (ScanVectors(m_vortons.position).nonFinite || ScanVectors(m_vortons.vorticity).nonFinite) {
         return fail(Stage::Advection, "non-finite vorton position or vorticity");
     }
+    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
+
+    // 6. Bodies (parts 4 and 9): buoyancy and gravity, then their motion; the
+    // vortons they hit are pushed out and carry the no-slip sheet, and the
+    // momentum exchanged moves them. Emitters renew the stream. All before
+    // the velocity of the new state is evaluated, so it stays valid for the
+    // next step.
+    if (!m_bodies.empty()) {
+        MoveBodies(dt);
+        CollideVortons(dt);
+        for (const BodyState& b : m_bodies) {
+            if (!Finite(b.position) || !Finite(b.velocity) || !Finite(b.angularVelocity)) {
+                return fail(Stage::Bodies, "non-finite body state");
+            }
+        }
+    }
+    EmitVortons();
+    m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
     // Tracer predictor; the first-stage velocity is parked in the velocity cache.
     const std::span<const glm::vec3> grid0(m_gridVelocity0);
     m_predictedTracer.resize(nt);
     ParallelFor(nt, [&](std::size_t i) {
-        const glm::vec3 u0 = Interpolate(m_velocityGrid, grid0, m_tracers.position[i]);
+        const glm::vec3 u0 = Interpolate(m_velocityGrid, grid0, m_tracers.position[i]) + p.freeStream;
         m_tracers.velocity[i] = u0;
         m_predictedTracer[i] = m_tracers.position[i] + dt * u0;
     });
@@ -380,7 +423,8 @@ StepReport Simulation::Step() {
     // Tracer corrector.
     const std::span<const glm::vec3> grid1(m_gridVelocity1);
     const Scan tracerScan = ParallelScan(nt, [&](std::size_t i, Scan& s) {
-        const glm::vec3 u = 0.5f * (m_tracers.velocity[i] + Interpolate(m_nextGrid, grid1, m_predictedTracer[i]));
+        const glm::vec3 u =
+            0.5f * (m_tracers.velocity[i] + Interpolate(m_nextGrid, grid1, m_predictedTracer[i]) + p.freeStream);
         m_tracers.velocity[i] = u;
         m_tracers.position[i] += dt * u;
         s.Add(u);
@@ -388,6 +432,10 @@ StepReport Simulation::Step() {
     });
     if (tracerScan.nonFinite) return fail(Stage::Advection, "non-finite tracer position");
     m_lastMaxSpeed = std::max(m_lastMaxSpeed, double(std::sqrt(tracerScan.maxNorm2)));
+    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
+    CollideTracers();
+    EmitTracers();
+    m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
 
     std::swap(m_velocity0, m_nextVelocity);
     std::swap(m_stretch0, m_nextStretch);

@@ -16,6 +16,7 @@
 #include "pse.h"
 #include "rigid_body.h"
 #include "seeding.h"
+#include "stratification.h"
 #include "treecode.h"
 #include "uniform_grid.h"
 
@@ -146,6 +147,17 @@ private:
     };
     CacheKey CurrentCacheKey() const;
     void BaroclinicRates();
+    // Bodies, stratification and emitters (simulation_bodies.cpp).
+    void SyncBodies();
+    void AddBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
+                         std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
+    void AddBodyVelocityOnGrid(const GridGeometry& grid, std::span<glm::vec3> velocity) const;
+    float FluidDensityAround(std::size_t body) const;
+    void MoveBodies(float dt);
+    void CollideVortons(float dt);
+    void CollideTracers();
+    void EmitVortons();
+    void EmitTracers();
     double Elapsed(std::int64_t& tick);
 
     SceneSetup m_setup;
@@ -168,6 +180,10 @@ private:
     bool m_cacheValid = false;    // m_velocity0, m_stretch0, m_gridVelocity0 belong to the current state
     CacheKey m_cacheKey{};
     BaroclinicGenerator m_baroclinicGenerator;
+    bool m_densityGridValid = false;  // m_baroclinicGenerator's grid is this step's
+    StratifiedProfile m_profile;
+    std::vector<int> m_contactBody;  // per vorton: the body it touched this step, or −1
+    std::vector<glm::vec3> m_contactImpulse, m_contactAngular;
 
     // Per-step scratch, kept between steps so the step does not allocate once sizes settle.
     std::vector<glm::vec3> m_alpha;
@@ -182,6 +198,7 @@ private:
     std::vector<std::uint8_t> m_gridNeeded;  // grid points some tracer interpolates from
     std::vector<std::size_t> m_gridIndices;  // direct solver: the needed points' indices
     std::vector<glm::vec3> m_gridPointVelocity;
+    mutable std::vector<glm::vec3> m_gridPointScratch, m_gridVelocityScratch;  // body velocity on the grid
 };
 
 }  // namespace vorton
