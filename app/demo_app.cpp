@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <tbb/info.h>
 
 #include "app/panel.h"
@@ -37,6 +38,20 @@ int RecordingFps(float dt) { return std::clamp(int(std::lround(1.0 / double(dt))
 
 }  // namespace
 
+void StepHistory::Push(float value) {
+    if (m_values.size() < kCapacity) {
+        m_values.push_back(value);
+        return;
+    }
+    m_values[m_next] = value;
+    m_next = (m_next + 1) % kCapacity;
+}
+
+float StepHistory::Latest() const {
+    if (m_values.empty()) return 0.0f;
+    return m_values[(m_next + m_values.size() - 1) % m_values.size()];
+}
+
 DemoApp::DemoApp(const Options& options, Scene scene) : m_options(options), m_scene(std::move(scene)) {}
 
 DemoApp::~DemoApp() {
@@ -53,6 +68,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     app->m_sceneNames = ListSceneNames(DataDirectory() / "scenes");
     app->SetThreads(options.threads);
     app->m_sim = std::make_unique<Simulation>(app->m_scene.setup);
+    app->ForgetBodies();
     app->m_paused = options.paused;
     app->m_recordPanel = options.recordPanel;
 
@@ -134,18 +150,23 @@ void DemoApp::HandleInput() {
     if (!window) return;
     double x, y;
     glfwGetCursorPos(window, &x, &y);
-    const float dx = float(x - m_lastX), dy = float(y - m_lastY);
+    const glm::vec2 cursor{float(x), float(y)};
+    const glm::vec2 delta{float(x - m_lastX), float(y - m_lastY)};
     m_lastX = x;
     m_lastY = y;
     const bool uiMouse = m_imgui && m_imgui->WantsMouse();
+    HandleLeftButton(window, cursor, delta, uiMouse);
     if (!uiMouse) {
-        if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) m_camera.Orbit(dx, dy);
         if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
             glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
-            m_camera.Pan(dx, dy, m_context->FramebufferSize().y);
+            m_camera.Pan(delta.x, delta.y, m_context->FramebufferSize().y);
         }
-        if (m_scroll != 0.0) m_camera.Zoom(float(m_scroll));
+        // While a body is held the wheel pushes and pulls it instead (UpdateGrab).
+        if (m_scroll != 0.0 && m_drag != Drag::Grab) m_camera.Zoom(float(m_scroll));
     }
+    // After the camera moved, so the target is where the cursor is in the new view.
+    UpdateGrab(window, cursor);
+    m_hoveredBody = m_drag == Drag::None && !uiMouse ? PickBody(CursorRay(window, cursor)).body : -1;
     m_scroll = 0.0;
     if (m_imgui && m_imgui->WantsKeyboard()) return;
     auto pressed = [&](int key) {
@@ -166,6 +187,112 @@ void DemoApp::HandleInput() {
     if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
 }
 
+platform::Ray DemoApp::CursorRay(GLFWwindow* window, glm::vec2 cursor) const {
+    // The cursor is in window coordinates, which may differ from the framebuffer's pixels
+    // (HiDPI) but span the same view.
+    int width = 1, height = 1;
+    glfwGetWindowSize(window, &width, &height);
+    return m_camera.RayThroughPixel(cursor, {width, height});
+}
+
+DemoApp::BodyHit DemoApp::PickBody(const platform::Ray& ray) const {
+    BodyHit nearest;
+    const auto bodies = m_sim->Bodies();
+    const auto& specs = m_sim->Setup().bodies;
+    for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
+        // |o + t·d − c|² = R² with |d| = 1: t = b ± √(b² − |o − c|² + R²), b = d·(c − o).
+        const glm::vec3 toCenter = bodies[i].position - ray.origin;
+        const float b = glm::dot(ray.direction, toCenter);
+        const float disc = b * b - glm::dot(toCenter, toCenter) + specs[i].radius * specs[i].radius;
+        if (disc < 0.0f) continue;
+        const float root = std::sqrt(disc);
+        const float t = b - root >= 0.0f ? b - root : b + root;  // the far side from inside it
+        if (t < 0.0f) continue;
+        if (nearest.body < 0 || t < nearest.distance) nearest = BodyHit{int(i), t};
+    }
+    return nearest;
+}
+
+void DemoApp::HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 delta, bool uiMouse) {
+    const bool down = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+    const bool pressed = down && !m_leftWasDown;
+    m_leftWasDown = down;
+    if (!down) {
+        ReleaseGrab();
+        m_drag = Drag::None;
+        return;
+    }
+    if (pressed && !uiMouse) {
+        const platform::Ray ray = CursorRay(window, cursor);
+        const BodyHit hit = PickBody(ray);
+        if (hit.body >= 0) {
+            m_drag = Drag::Grab;
+            m_grabbedBody = hit.body;
+            m_selectedBody = hit.body;
+            m_grabPoint = ray.origin + hit.distance * ray.direction;
+            m_grabOffset = m_sim->Bodies()[std::size_t(hit.body)].position - m_grabPoint;
+        } else {
+            m_drag = Drag::Orbit;
+        }
+    }
+    if (m_drag == Drag::Orbit && !uiMouse) m_camera.Orbit(delta.x, delta.y);
+}
+
+void DemoApp::UpdateGrab(GLFWwindow* window, glm::vec2 cursor) {
+    if (m_drag != Drag::Grab) return;
+    if (m_grabbedBody < 0 || std::size_t(m_grabbedBody) >= m_sim->Bodies().size()) {
+        m_drag = Drag::None;
+        m_grabbedBody = -1;
+        return;
+    }
+    const platform::Ray ray = CursorRay(window, cursor);
+    const glm::vec3 forward = m_camera.Forward();
+    if (m_scroll != 0.0) {
+        // Each wheel step forward pushes the grab point 10% further from the eye, backward pulls
+        // it closer, but not behind the near plane.
+        const float scale = std::pow(1.0f / 0.9f, float(m_scroll));
+        const float minDepth = 0.05f * m_camera.Pose().distance;
+        glm::vec3 fromEye = scale * (m_grabPoint - ray.origin);
+        const float depth = glm::dot(fromEye, forward);
+        if (depth < minDepth && depth > 0.0f) fromEye *= minDepth / depth;
+        m_grabPoint = ray.origin + fromEye;
+    }
+    // The cursor ray meets the plane through the grab point that faces the camera.
+    const float along = glm::dot(ray.direction, forward);  // > 0 for any ray inside the view
+    const float t = glm::dot(m_grabPoint - ray.origin, forward) / along;
+    if (along > 1e-4f && t > 0.0f) m_grabPoint = ray.origin + t * ray.direction;
+    m_sim->GrabBody(std::size_t(m_grabbedBody), m_grabPoint + m_grabOffset);
+}
+
+void DemoApp::ReleaseGrab() {
+    if (m_drag == Drag::Grab && m_grabbedBody >= 0 && std::size_t(m_grabbedBody) < m_sim->Bodies().size()) {
+        m_sim->ReleaseBody(std::size_t(m_grabbedBody));
+    }
+    if (m_drag == Drag::Grab) m_drag = Drag::None;
+    m_grabbedBody = -1;
+}
+
+void DemoApp::ForgetBodies() {
+    // The simulation was rebuilt or reset: its bodies are no longer held. The button stays
+    // down until released, so the drag ends here rather than turning into an orbit.
+    if (m_drag == Drag::Grab) m_drag = Drag::None;
+    m_grabbedBody = -1;
+    m_hoveredBody = -1;
+    const std::size_t n = m_sim->Bodies().size();
+    m_bodyHistories.assign(n, BodyHistory{});
+    if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= n) m_selectedBody = 0;
+    RecordBodyHistories();  // the initial state
+}
+
+void DemoApp::RecordBodyHistories() {
+    const auto bodies = m_sim->Bodies();
+    m_bodyHistories.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        m_bodyHistories[i].height.Push(bodies[i].position.z);
+        m_bodyHistories[i].speed.Push(glm::length(bodies[i].velocity));
+    }
+}
+
 void DemoApp::ApplyRequests() {
     if (m_pendingScene) {
         const std::string name = *m_pendingScene;
@@ -177,6 +304,8 @@ void DemoApp::ApplyRequests() {
             m_scene = std::move(scene.value());
             m_sim = std::make_unique<Simulation>(m_scene.setup);
             m_blowUp.clear();
+            m_selectedBody = 0;
+            ForgetBodies();
             ResetCamera();
             SetStatus("loaded " + m_scene.name, false);
             if (GLFWwindow* window = m_context->Window()) glfwSetWindowTitle(window, ("vorton: " + name).c_str());
@@ -186,6 +315,7 @@ void DemoApp::ApplyRequests() {
         m_resetRequested = false;
         m_sim->Reset();
         m_blowUp.clear();
+        ForgetBodies();
     }
 }
 
@@ -205,6 +335,7 @@ void DemoApp::StepSimulation() {
     m_steppedThisFrame = true;
     m_stepMsHistory.push_back(float(m_sim->LastStepMs()));
     if (m_stepMsHistory.size() > 240) m_stepMsHistory.erase(m_stepMsHistory.begin());
+    RecordBodyHistories();
     if (!m_runOutputsStopped) {
         if (Status s = m_outputs.AfterStep(*m_sim); !s) {
             SetStatus(s.error() + " (outputs stopped; the simulation goes on)", true);
@@ -236,6 +367,19 @@ void DemoApp::DrawScene() {
         input.vortonStrength = m_vortonStrength;
         input.vortonSize = sim.GetVortons().Size() ? 0.6f * v.radius[0] : 0.02f;
     }
+    const auto bodies = sim.Bodies();
+    const auto& specs = sim.Setup().bodies;
+    m_spheres.clear();
+    for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
+        render::SphereInstance sphere;
+        sphere.center = bodies[i].position;
+        sphere.radius = specs[i].radius;
+        sphere.rotation = glm::mat3_cast(bodies[i].orientation);
+        sphere.color = specs[i].color;
+        sphere.highlight = int(i) == m_hoveredBody || int(i) == GrabbedBody() || bodies[i].grabbed;
+        m_spheres.push_back(sphere);
+    }
+    input.spheres = m_spheres;
     input.showBounds = m_view.showBounds;
     input.boundsMin = sim.Bounds().min;
     input.boundsMax = sim.Bounds().max;

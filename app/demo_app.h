@@ -23,6 +23,8 @@
 #include "render/renderer.h"
 #include "sim/simulation.h"
 
+struct GLFWwindow;
+
 namespace vorton {
 
 /// Live settings the panel edits besides the simulation parameters.
@@ -34,6 +36,28 @@ struct ViewSettings {
     float tracerSize = 0.006f;     ///< m
     float tracerOpacity = 0.35f;   ///< 0..1
     std::array<char, 512> recordPath{};  ///< the panel's FILE.mp4 or DIR/ field
+};
+
+/// The last kCapacity values of one quantity, one per simulation step, kept in a ring.
+class StepHistory {
+public:
+    static constexpr std::size_t kCapacity = 600;
+
+    void Push(float value);
+    /// Values in storage order; the oldest is at Offset() (ImGui::PlotLines' values_offset).
+    const std::vector<float>& Values() const { return m_values; }
+    int Offset() const { return int(m_next); }
+    float Latest() const;
+
+private:
+    std::vector<float> m_values;
+    std::size_t m_next = 0;  // slot the next value overwrites once full
+};
+
+/// Per-step history of one rigid body, for the panel's plots.
+struct BodyHistory {
+    StepHistory height;  ///< z of the centre, m
+    StepHistory speed;   ///< |velocity|, m/s
 };
 
 class DemoApp {
@@ -69,10 +93,32 @@ public:
     const std::string& BlowUp() const { return m_blowUp; }
     double Fps() const { return m_fps; }
     const std::vector<float>& StepMsHistory() const { return m_stepMsHistory; }
+    /// Histories of the bodies since the last reset, in the order of Sim().Bodies().
+    const std::vector<BodyHistory>& BodyHistories() const { return m_bodyHistories; }
+    /// The body whose history the panel plots (an index into Sim().Bodies(); grabbing selects).
+    int& SelectedBody() { return m_selectedBody; }
+    /// The body under the cursor and the one held by the mouse; -1 for none.
+    int HoveredBody() const { return m_hoveredBody; }
+    int GrabbedBody() const { return m_drag == Drag::Grab ? m_grabbedBody : -1; }
 
 private:
     DemoApp(const Options& options, Scene scene);
     void HandleInput();
+    /// Left button: grab the sphere under the cursor and move it, or orbit over empty space.
+    void HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 delta, bool uiMouse);
+    struct BodyHit {
+        int body = -1;         ///< index into Sim().Bodies(); -1: none
+        float distance = 0.0f; ///< along the ray, m
+    };
+    /// The nearest body the ray hits.
+    BodyHit PickBody(const platform::Ray& ray) const;
+    /// While grabbing: moves the grab point with the cursor (and the wheel) and holds the body there.
+    void UpdateGrab(GLFWwindow* window, glm::vec2 cursor);
+    platform::Ray CursorRay(GLFWwindow* window, glm::vec2 cursor) const;
+    void ReleaseGrab();
+    /// Called after a reset or a scene change: no grab, fresh histories.
+    void ForgetBodies();
+    void RecordBodyHistories();
     void StepSimulation();
     void ApplyRequests();
     void DrawScene();
@@ -112,6 +158,20 @@ private:
     std::vector<std::uint8_t> m_pixels;
     std::vector<glm::vec4> m_palette;
     std::vector<float> m_vortonStrength;
+    std::vector<render::SphereInstance> m_spheres;
+    std::vector<BodyHistory> m_bodyHistories;
+    int m_selectedBody = 0;
+
+    // Grabbing a body with the left button. The grab point is where the cursor took hold
+    // (on the sphere at the press, then in the plane through it facing the camera); the
+    // body's target is the grab point plus m_grabOffset (centre minus the first grab point).
+    enum class Drag { None, Orbit, Grab };
+    Drag m_drag = Drag::None;
+    bool m_leftWasDown = false;
+    int m_grabbedBody = -1;
+    int m_hoveredBody = -1;
+    glm::vec3 m_grabPoint{0.0f};
+    glm::vec3 m_grabOffset{0.0f};
 
     // Mouse state for the camera (the window's scroll callback adds to m_scroll).
     double m_lastX = 0.0, m_lastY = 0.0;

@@ -7,7 +7,10 @@
 #include <cstdio>
 #include <numbers>
 #include <string>
+#include <variant>
+#include <vector>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include "app/demo_app.h"
@@ -39,8 +42,17 @@ bool ParamWidget(Struct& target, const ParamInfo<Struct>& info, const char* labe
                 changed = ImGui::SliderInt(label, &v, int(sliderMin), int(sliderMax), "%d", flags);
                 target.*member = std::clamp(v, int(info.min), int(info.max));
             } else if constexpr (std::is_same_v<T, glm::vec3>) {
-                changed = ImGui::ColorEdit3(label, &(target.*member).x);
+                if (info.unit == "rgb") {
+                    changed = ImGui::ColorEdit3(label, &(target.*member).x);
+                } else {
+                    const float speed = 0.005f * std::max(std::abs(sliderMin), std::abs(sliderMax));
+                    changed = ImGui::DragFloat3(label, &(target.*member).x, speed, sliderMin, sliderMax, "%.3g");
+                    target.*member = glm::clamp(target.*member, glm::vec3(info.min), glm::vec3(info.max));
+                }
+            } else if constexpr (std::is_same_v<T, bool>) {
+                changed = ImGui::Checkbox(label, &(target.*member));
             } else {
+                static_assert(std::is_same_v<T, Solver>, "a ParamInfo member type without a widget");
                 int v = int(target.*member);
                 const char* names[] = {"direct", "tree"};
                 changed = ImGui::Combo(label, &v, names, 2);
@@ -50,6 +62,13 @@ bool ParamWidget(Struct& target, const ParamInfo<Struct>& info, const char* labe
         info.member);
     HelpMarker(info.help);
     return changed;
+}
+
+/// "Label (unit)", or just the label for colours and unitless parameters.
+template <typename Struct>
+std::string ParamLabel(const ParamInfo<Struct>& info) {
+    if (info.unit.empty() || info.unit == "rgb") return std::string(info.label);
+    return std::string(info.label) + " (" + std::string(info.unit) + ")";
 }
 
 const ParamInfo<SimParams>* FindInfo(std::string_view key) {
@@ -125,13 +144,88 @@ void FluidSection(DemoApp& app) {
         ImGui::PushID(g.name.c_str());
         ImGui::TextUnformatted(g.name.c_str());
         for (const auto& info : GroupParamInfos()) {
-            const std::string label = std::string(info.label) + (info.unit == "rgb" ? "" : " (" + std::string(info.unit) + ")");
             // A useful slider range: a few times the scene's own magnitude.
             const float span = std::max(100.0f, 4.0f * std::abs(g.densityDeviation));
-            ParamWidget(g, info, label.c_str(), -span, span);
+            ParamWidget(g, info, ParamLabel(info).c_str(), -span, span);
         }
         ImGui::PopID();
     }
+}
+
+/// A plot of one quantity over the last steps (oldest left), its latest value inside, and
+/// the plotted range beside it.
+void HistoryPlot(const char* id, const char* name, const char* unit, const StepHistory& history) {
+    const std::vector<float>& values = history.Values();
+    if (values.empty()) return;
+    const auto [lowest, highest] = std::minmax_element(values.begin(), values.end());
+    const float low = *lowest, high = *highest;
+    const float pad = std::max(0.05f * (high - low), 1.0e-3f + 0.01f * std::max(std::abs(low), std::abs(high)));
+    char overlay[64], label[96];
+    std::snprintf(overlay, sizeof overlay, "%s %.3g %s", name, history.Latest(), unit);
+    std::snprintf(label, sizeof label, "max %.3g\nmin %.3g##%s", high, low, id);
+    // Width 0: the item width (ImGui 1.86 takes -1 literally).
+    ImGui::PlotLines(label, values.data(), int(values.size()), history.Offset(), overlay, low - pad, high + pad,
+                     ImVec2(0.0f, 56.0f));
+}
+
+void BodiesSection(DemoApp& app) {
+    std::vector<BodySpec>& specs = app.Sim().Setup().bodies;
+    const auto bodies = app.Sim().Bodies();
+    if (specs.empty() || bodies.empty()) return;
+    if (!ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    const std::vector<BodySpec>& sceneSpecs = app.CurrentScene().setup.bodies;
+    int& selected = app.SelectedBody();
+    for (std::size_t i = 0; i < specs.size() && i < bodies.size(); ++i) {
+        BodySpec& spec = specs[i];
+        const BodyState& b = bodies[i];
+        // Slider ranges around the scene file's values, so they stay put while dragging.
+        const BodySpec& reference = i < sceneSpecs.size() ? sceneSpecs[i] : spec;
+        ImGui::PushID(int(i));
+        ImGui::RadioButton(spec.name.c_str(), &selected, int(i));
+        HelpMarker("plot this body's height and speed below; grabbing a body selects it too");
+        // Flags on the name's line, then the sliders and colour.
+        for (const auto& info : BodyParamInfos()) {
+            if (!info.live || !std::holds_alternative<bool BodySpec::*>(info.member)) continue;
+            ImGui::SameLine();
+            ParamWidget(spec, info, ParamLabel(info).c_str(), 0.0f, 1.0f);
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", b.grabbed ? "held by the mouse" : spec.fixed ? "fixed" : "free");
+        for (const auto& info : BodyParamInfos()) {
+            // Not position and velocities: they are the state at reset.
+            if (!info.live || std::holds_alternative<bool BodySpec::*>(info.member)) continue;
+            float low = info.min, high = info.max;
+            if (info.key == "density") {
+                low = 1.0f;
+                high = std::max(2.0e4f, 4.0f * reference.density);
+            } else if (info.key == "radius") {
+                low = std::min(0.01f, 0.25f * reference.radius);
+                high = std::max(0.5f, 4.0f * reference.radius);
+            }
+            ParamWidget(spec, info, ParamLabel(info).c_str(), low, high);
+        }
+        const glm::vec3 f = b.NetForce();
+        ImGui::Text("height %.3f m   speed %.3f m/s", b.position.z, glm::length(b.velocity));
+        ImGui::Text("net force (%.3g, %.3g, %.3g) N, |F| = %.3g N", f.x, f.y, f.z, glm::length(f));
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("from the fluid (%.3g, %.3g, %.3g) N\nweight and buoyancy (%.3g, %.3g, %.3g) N",
+                              b.fluidForce.x, b.fluidForce.y, b.fluidForce.z, b.weightForce.x, b.weightForce.y,
+                              b.weightForce.z);
+        }
+        ImGui::Text("fluid around it %.1f kg/m^3", b.fluidDensity);
+        ImGui::PopID();
+        ImGui::Separator();
+    }
+    if (selected < 0 || std::size_t(selected) >= bodies.size()) selected = 0;
+    const auto& histories = app.BodyHistories();
+    if (std::size_t(selected) < histories.size()) {
+        const BodyHistory& h = histories[std::size_t(selected)];
+        const double seconds = double(std::max<std::size_t>(h.height.Values().size(), 1) - 1) * app.Sim().Params().dt;
+        ImGui::Text("%s over the last %.1f s", specs[std::size_t(selected)].name.c_str(), seconds);
+        HistoryPlot("height", "height", "m", h.height);
+        HistoryPlot("speed", "speed", "m/s", h.speed);
+    }
+    ImGui::TextDisabled("Left drag a sphere to move or throw it; wheel: push/pull.");
 }
 
 void SolverSection(DemoApp& app) {
@@ -159,7 +253,8 @@ void DisplaySection(DemoApp& app) {
     ImGui::Checkbox("Follow dye (F)", &v.followDye);
     ImGui::SliderFloat("Tracer size (m)", &v.tracerSize, 0.001f, 0.03f, "%.4f", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("Tracer opacity", &v.tracerOpacity, 0.02f, 1.0f, "%.2f");
-    ImGui::TextDisabled("Mouse: left orbit, right/middle pan, wheel zoom. H hides this panel.");
+    ImGui::TextDisabled("Mouse: left orbit or grab a sphere, right/middle pan, wheel zoom.");
+    ImGui::TextDisabled("H hides this panel.");
 }
 
 void RecordingSection(DemoApp& app) {
@@ -184,6 +279,7 @@ void DrawPanel(DemoApp& app) {
     if (!app.BlowUp().empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", app.BlowUp().c_str());
     StatsSection(app);
     FluidSection(app);
+    BodiesSection(app);
     SolverSection(app);
     DisplaySection(app);
     RecordingSection(app);

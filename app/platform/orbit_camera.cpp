@@ -69,6 +69,24 @@ glm::mat4 OrbitCamera::Projection(float aspect) const {
                             m_pose.distance * 100.0f);
 }
 
+glm::vec3 OrbitCamera::Forward() const {
+    return glm::normalize(m_pose.target - Eye());
+}
+
+Ray OrbitCamera::RayThroughPixel(glm::vec2 pixel, glm::ivec2 viewport) const {
+    const glm::vec2 size = glm::vec2(glm::max(viewport, glm::ivec2(1)));
+    // Normalised device coordinates: x right, y up, -1..1 across the viewport.
+    const float ndcX = 2.0f * pixel.x / size.x - 1.0f;
+    const float ndcY = 1.0f - 2.0f * pixel.y / size.y;
+    const float tanHalf = std::tan(glm::radians(m_pose.fovY) * 0.5f);
+    const float aspect = size.x / size.y;
+    const glm::mat4 view = View();
+    const glm::vec3 right(view[0][0], view[1][0], view[2][0]);
+    const glm::vec3 up(view[0][1], view[1][1], view[2][1]);
+    const glm::vec3 direction = Forward() + ndcX * tanHalf * aspect * right + ndcY * tanHalf * up;
+    return Ray{Eye(), glm::normalize(direction)};
+}
+
 render::SceneView OrbitCamera::MakeView(glm::ivec2 viewport) const {
     render::SceneView scene;
     scene.viewport = glm::max(viewport, glm::ivec2(1));

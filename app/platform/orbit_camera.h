@@ -19,6 +19,12 @@ struct CameraPose {
     float fovY = 45.0f;      ///< vertical field of view, degrees
 };
 
+/// A half-line in world space: origin + t·direction, t ≥ 0.
+struct Ray {
+    glm::vec3 origin{0.0f};
+    glm::vec3 direction{0.0f, 0.0f, -1.0f};  ///< unit length
+};
+
 class OrbitCamera {
 public:
     /// Replaces the pose (distance and pitch are clamped to their valid ranges).
@@ -37,6 +43,12 @@ public:
     glm::mat4 View() const;
     /// Perspective projection; near/far planes scale with distance so any zoom level works.
     glm::mat4 Projection(float aspect) const;
+    /// Unit vector from the eye towards the target (the view direction).
+    glm::vec3 Forward() const;
+    /// The ray from the eye through a point of a viewport of the given size, in pixels with x to
+    /// the right and y down from the top-left corner (GLFW cursor coordinates; any unit works as
+    /// long as the viewport is in the same one). Consistent with MakeView(viewport).
+    Ray RayThroughPixel(glm::vec2 pixel, glm::ivec2 viewport) const;
     /// Everything the renderer needs for a viewport of the given pixel size.
     render::SceneView MakeView(glm::ivec2 viewport) const;
 

@@ -78,6 +78,33 @@ TEST(OrbitCamera, PanKeepsThePointUnderTheCursor) {
     EXPECT_NEAR(pyDown, viewport.y / 2.0f + 25.0f, 0.5f);
 }
 
+TEST(OrbitCamera, RayThroughViewportCentreHitsTheTarget) {
+    OrbitCamera camera;
+    camera.Reset(
+        CameraPose{.target = {0.5f, -1.0f, 0.25f}, .distance = 4.0f, .yaw = 123.0f, .pitch = -40.0f});
+    const platform::Ray ray = camera.RayThroughPixel({400.0f, 300.0f}, {800, 600});
+    ExpectNear(ray.origin, camera.Eye());
+    ExpectNear(ray.direction, glm::normalize(camera.Pose().target - camera.Eye()));
+    ExpectNear(ray.origin + 4.0f * ray.direction, camera.Pose().target);
+}
+
+TEST(OrbitCamera, RayThroughPixelProjectsBackOntoThatPixel) {
+    OrbitCamera camera;
+    camera.Reset(CameraPose{
+        .target = {0.0f, 0.0f, 1.0f}, .distance = 2.5f, .yaw = -60.0f, .pitch = 25.0f, .fovY = 50.0f});
+    const glm::ivec2 viewport{1280, 720};
+    const auto view = camera.MakeView(viewport);
+    for (const glm::vec2 pixel : {glm::vec2(0.0f, 0.0f), glm::vec2(1000.0f, 100.0f), glm::vec2(37.0f, 700.0f)}) {
+        const platform::Ray ray = camera.RayThroughPixel(pixel, viewport);
+        EXPECT_NEAR(glm::length(ray.direction), 1.0f, kEps);
+        for (const float t : {1.0f, 7.0f}) {  // every point of the ray lands on the same pixel
+            const glm::vec4 clip = view.projection * view.view * glm::vec4(ray.origin + t * ray.direction, 1.0f);
+            EXPECT_NEAR((clip.x / clip.w * 0.5f + 0.5f) * viewport.x, pixel.x, 0.01f);
+            EXPECT_NEAR((0.5f - clip.y / clip.w * 0.5f) * viewport.y, pixel.y, 0.01f);
+        }
+    }
+}
+
 TEST(OrbitCamera, MakeViewFillsEverything) {
     OrbitCamera camera;
     const auto view = camera.MakeView({640, 480});
