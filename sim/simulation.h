@@ -101,8 +101,10 @@ public:
     void GrabBody(std::size_t i, glm::vec3 target);
     /// Lets body i go; it keeps the velocity it was last moved with (a throw).
     void ReleaseBody(std::size_t i);
-    /// Σ of the momentum changes m_k·Δu_k the fluid's vortons received from
-    /// bodies in the last step, N·s (the bodies received the opposite).
+    /// Momentum the fluid received from the bodies in the last step, N·s: Σ
+    /// m_k(v_s − u_k) over the vortons that entered a body (parcel mass
+    /// m_k = ρ₀V_k, u_k its velocity, v_s the body's surface velocity at the
+    /// contact point). The bodies received the opposite.
     glm::dvec3 LastCollisionImpulse() const { return m_collisionImpulse; }
 
     /// Ambient density ρ̄(z) = ρ₀ + Δ(z), kg/m³: ρ₀ plus the stratified

@@ -1,0 +1,303 @@
+// Rigid spheres in the flow: the sphere rows of METHOD.md's table (Gourlay
+// parts 4 and 9), momentum exchange, no particle left inside, determinism.
+
+#include <algorithm>
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "sim/simulation.h"
+#include "sim/stratification.h"
+#include "test_util.h"
+
+namespace vorton {
+namespace {
+
+constexpr float kG = 9.81f;
+
+DensityGroup Smoke(glm::vec3 center, glm::vec3 halfExtents) {
+    DensityGroup g;
+    g.name = "smoke";
+    g.shape = DensityGroup::Shape::Box;
+    g.center = center;
+    g.halfExtents = halfExtents;
+    return g;
+}
+
+BodySpec Ball(glm::vec3 position, float radius, float density) {
+    BodySpec b;
+    b.name = "ball";
+    b.position = position;
+    b.radius = radius;
+    b.density = density;
+    return b;
+}
+
+SceneSetup StillSmokeWithBall(float density) {
+    SceneSetup s;
+    s.params.vortonCount = 1500;
+    s.params.tracerCount = 5000;
+    s.groups.push_back(Smoke({0, 0, 0}, {0.5f, 0.5f, 0.5f}));
+    s.bodies.push_back(Ball({0, 0, 0}, 0.15f, density));
+    return s;
+}
+
+TEST(Body, NeutralSphereInStillFluidStaysPut) {
+    Simulation sim(StillSmokeWithBall(1000.0f));
+    ASSERT_TRUE(test::RunSteps(sim, 50).ok);
+    // Nothing drives anything: no deviation, no slip, no collision.
+    EXPECT_EQ(sim.Bodies()[0].position, glm::vec3(0.0f));
+    EXPECT_EQ(sim.Bodies()[0].velocity, glm::vec3(0.0f));
+    EXPECT_EQ(sim.ComputeDiagnostics().maxSpeed, 0.0);
+}
+
+TEST(Body, HeavySphereStartsAtReducedGravity) {
+    // Archimedes (part 9): a = g(1 − ρ₀/ρ_b) from rest; 2ρ₀ gives g/2. In the
+    // first step the fluid is at rest, so nothing else acts. Float round-off only.
+    for (const float density : {2000.0f, 1200.0f, 500.0f}) {
+        Simulation sim(StillSmokeWithBall(density));
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        const float a = sim.Bodies()[0].velocity.z / sim.Params().dt;
+        const float expected = -kG * (1.0f - 1000.0f / density);
+        test::Measured("acceleration_over_expected_" + std::to_string(int(density)), a / expected);
+        EXPECT_NEAR(a, expected, 1.0e-4f * kG) << "density " << density;
+        EXPECT_NEAR(sim.Bodies()[0].NetForce().z, expected * BodyMass(sim.Setup().bodies[0]),
+                    1.0e-3f * std::abs(expected) * BodyMass(sim.Setup().bodies[0]));
+    }
+}
+
+TEST(Body, DensityAroundIncludesTheVortonDeviation) {
+    // A sphere inside a heavy blob (δρ = +40) feels the blob's density:
+    // ρ_f between ρ₀ and ρ₀ + 40 (the shell samples see the smoothed blob).
+    SceneSetup s = StillSmokeWithBall(1000.0f);
+    s.groups[0].densityDeviation = 40.0f;
+    s.groups[0].halfExtents = glm::vec3(0.6f);
+    s.bodies[0].fixed = true;
+    Simulation sim(s);
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    const float rho = sim.Bodies()[0].fluidDensity;
+    test::Measured("fluid_density_in_blob", rho);
+    EXPECT_GT(rho, 1030.0f);
+    EXPECT_LE(rho, 1040.5f);
+}
+
+SceneSetup Stratified(float ballDensity, float ballZ) {
+    SceneSetup s;
+    s.params.vortonCount = 3000;
+    s.params.tracerCount = 0;
+    DensityGroup light = Smoke({0, 0, 0.25f}, {0.5f, 0.5f, 0.25f});
+    light.name = "light_layer";
+    light.layer = true;
+    light.densityDeviation = -20.0f;
+    DensityGroup heavy = Smoke({0, 0, -0.25f}, {0.5f, 0.5f, 0.25f});
+    heavy.name = "heavy_layer";
+    heavy.layer = true;
+    heavy.densityDeviation = 20.0f;
+    s.groups = {light, heavy};
+    if (ballDensity > 0.0f) s.bodies.push_back(Ball({0, 0, ballZ}, 0.12f, ballDensity));
+    return s;
+}
+
+TEST(Body, StratifiedAmbientWithoutBodyStaysLayered) {
+    // The layers are the ambient profile: every vorton's deviation is the
+    // profile at its birth height minus the profile where it is, zero at rest.
+    // (The article's two boxes of ± deviation slump within seconds.)
+    Simulation sim(Stratified(0.0f, 0.0f));
+    ASSERT_TRUE(test::RunSteps(sim, 100).ok);
+    EXPECT_EQ(sim.ComputeDiagnostics().maxSpeed, 0.0);
+    EXPECT_NEAR(sim.AmbientDensity({0, 0, 0.4f}), 980.0f, 0.01f);
+    EXPECT_NEAR(sim.AmbientDensity({0, 0, -0.4f}), 1020.0f, 0.01f);
+    // The ambient density slider moves the whole profile, not the deviations.
+    sim.Params().ambientDensity = 1100.0f;
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    EXPECT_NEAR(sim.AmbientDensity({0, 0, -0.4f}), 1120.0f, 0.01f);
+    EXPECT_EQ(sim.ComputeDiagnostics().maxSpeed, 0.0);
+}
+
+/// Height at which the profile averaged over the ball equals its density.
+float EquilibriumHeight(const Simulation& sim, float density, float radius) {
+    StratifiedProfile profile;
+    profile.Build(sim.Setup().groups, sim.Spacing());
+    float lo = -0.5f, hi = 0.5f;  // mean density falls with height
+    for (int i = 0; i < 60; ++i) {
+        const float mid = 0.5f * (lo + hi);
+        (1000.0f + profile.SphereMean(mid, radius) > density ? lo : hi) = mid;
+    }
+    return 0.5f * (lo + hi);
+}
+
+TEST(Body, SphereBetweenLayersSettlesAtItsOwnDensity) {
+    // A ball dropped in the light layer sinks to where the fluid it displaces
+    // weighs what it does; a lighter ball rests higher, a heavier one lower.
+    // Mean height over the last 6 s of 12 s. Tolerance 0.06 m, half the
+    // radius: the ball still oscillates about its level (a buoyancy wave of
+    // ~0.1 m), and it drags some light fluid down with it, which sits in its
+    // skin where the density around it is sampled.
+    float previous = 1.0e9f;
+    for (const float density : {992.0f, 1000.0f, 1008.0f}) {
+        Simulation sim(Stratified(density, 0.3f));
+        double sum = 0.0;
+        int n = 0;
+        for (int s = 0; s < 600; ++s) {
+            ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+            if (s >= 300) {
+                sum += sim.Bodies()[0].position.z;
+                ++n;
+            }
+        }
+        const float mean = float(sum / n);
+        const float expected = EquilibriumHeight(sim, density, 0.12f);
+        test::Measured("rest_height_" + std::to_string(int(density)), mean);
+        test::Measured("expected_height_" + std::to_string(int(density)), expected);
+        EXPECT_NEAR(mean, expected, 0.06f) << "density " << density;
+        EXPECT_LT(mean, previous) << "a heavier ball must rest lower";
+        previous = mean;
+    }
+}
+
+SceneSetup Shot(bool withSmoke) {
+    SceneSetup s;
+    s.params.gravity = glm::vec3(0.0f);
+    s.params.vortonCount = 1500;
+    s.params.tracerCount = 2000;
+    s.groups.push_back(Smoke({0.2f, 0, 0}, {0.6f, 0.3f, 0.3f}));
+    if (!withSmoke) s.groups[0].center = {0.0f, 0.0f, 10.0f};  // far away
+    BodySpec b = Ball({-0.55f, 0, 0}, 0.1f, 3000.0f);
+    b.velocity = {1.5f, 0, 0};
+    s.bodies.push_back(b);
+    return s;
+}
+
+TEST(Body, DragSlowsABallShotThroughSmoke) {
+    // Part 4, figure 5: the ball pushes fluid aside and slows down. Without
+    // fluid around it, it keeps its speed exactly (the control).
+    Simulation empty(Shot(false));
+    ASSERT_TRUE(test::RunSteps(empty, 30).ok);
+    EXPECT_EQ(empty.Bodies()[0].velocity, glm::vec3(1.5f, 0, 0));
+
+    Simulation sim(Shot(true));
+    float speed = 1.5f;
+    for (int s = 0; s < 30; ++s) {
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        const float v = sim.Bodies()[0].velocity.x;
+        EXPECT_LE(v, speed + 1.0e-6f) << "the fluid never pushes it forward, step " << s;
+        speed = v;
+    }
+    test::Measured("speed_after_0.6s", speed);
+    EXPECT_LT(speed, 0.9f * 1.5f);
+    EXPECT_GT(speed, 0.0f) << "it goes on through the smoke";
+
+}
+
+TEST(Body, MomentumGivenToTheFluidIsTakenFromTheBody) {
+    Simulation sim(Shot(true));
+    int collisions = 0;
+    for (int s = 0; s < 30; ++s) {
+        const glm::vec3 before = sim.Bodies()[0].velocity;
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        const float mass = BodyMass(sim.Setup().bodies[0]);
+        const glm::dvec3 fluid = sim.LastCollisionImpulse();
+        const glm::dvec3 body = double(mass) * glm::dvec3(sim.Bodies()[0].velocity - before);
+        if (glm::length(fluid) > 0.0) ++collisions;
+        // g = 0: the body's momentum changes by exactly what the fluid got, reversed.
+        const double scale = std::max(1.0e-3, glm::length(fluid));
+        EXPECT_NEAR(body.x, -fluid.x, 1.0e-4 * scale + 1.0e-6 * mass) << "step " << s;
+        EXPECT_NEAR(body.y, -fluid.y, 1.0e-4 * scale + 1.0e-6 * mass) << "step " << s;
+        EXPECT_NEAR(body.z, -fluid.z, 1.0e-4 * scale + 1.0e-6 * mass) << "step " << s;
+        const glm::dvec3 force = glm::dvec3(sim.Bodies()[0].fluidForce) * double(sim.Params().dt);
+        EXPECT_NEAR(force.x, -fluid.x, 1.0e-4 * scale);
+    }
+    EXPECT_GT(collisions, 5);
+}
+
+TEST(Body, NoParticleEndsAStepInsideASphere) {
+    SceneSetup s = Shot(true);
+    s.bodies.push_back(Ball({0.5f, 0.0f, 0.0f}, 0.12f, 1000.0f));
+    s.bodies[1].name = "other";
+    s.bodies[1].fixed = true;
+    s.bodies[1].angularVelocity = {0, 0, 4};
+    Simulation sim(s);
+    for (int step = 0; step < 40; ++step) {
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        for (std::size_t b = 0; b < sim.Bodies().size(); ++b) {
+            const glm::vec3 c = sim.Bodies()[b].position;
+            const float r = sim.Setup().bodies[b].radius * (1.0f - 1.0e-5f);
+            for (const glm::vec3& x : sim.GetVortons().position) ASSERT_GE(glm::length(x - c), r) << "vorton";
+            for (const glm::vec3& x : sim.GetTracers().position) ASSERT_GE(glm::length(x - c), r) << "tracer";
+        }
+    }
+}
+
+float MeanSwirl(const Simulation& sim, float radius) {
+    // Mean azimuthal tracer velocity about z within a ball radius of the surface, near the equator.
+    double sum = 0.0;
+    int n = 0;
+    const Tracers& t = sim.GetTracers();
+    for (std::size_t i = 0; i < t.Size(); ++i) {
+        const glm::vec3 x = t.position[i];
+        const float rho = std::hypot(x.x, x.y);
+        if (std::abs(x.z) > 0.5f * radius || rho < radius || rho > 2.0f * radius) continue;
+        sum += (x.x * t.velocity[i].y - x.y * t.velocity[i].x) / rho;
+        ++n;
+    }
+    return n ? float(sum / n) : 0.0f;
+}
+
+TEST(Body, SpinningSphereMakesTheFluidSwirlWithIt) {
+    // Part 4, figures 2 and 3. Expected sign: the spin's; size: a good part
+    // of the surface speed ΩR next to the ball (measured ≈ 0.3 ΩR after 1 s).
+    for (const float spin : {5.0f, -5.0f}) {
+        SceneSetup s;
+        s.params.gravity = glm::vec3(0.0f);
+        s.params.vortonCount = 2000;
+        s.params.tracerCount = 20000;
+        s.groups.push_back(Smoke({0, 0, 0}, {0.5f, 0.5f, 0.25f}));
+        BodySpec b = Ball({0, 0, 0}, 0.15f, 1000.0f);
+        b.fixed = true;
+        b.angularVelocity = {0, 0, spin};
+        s.bodies.push_back(b);
+        Simulation sim(s);
+        ASSERT_TRUE(test::RunSteps(sim, 50).ok);
+        const float swirl = MeanSwirl(sim, 0.15f) / (spin * 0.15f);
+        test::Measured(spin > 0 ? "swirl_over_surface_speed" : "swirl_over_surface_speed_reversed", swirl);
+        EXPECT_GT(swirl, 0.1f);
+        EXPECT_LT(swirl, 1.0f) << "no faster than the surface";
+        // The spin shows in the orientation: 50 steps of 0.02 s at 5 rad/s = 5 rad.
+        const glm::quat q = sim.Bodies()[0].orientation;
+        EXPECT_NEAR(std::abs(glm::angle(q) - 5.0f), 0.0f, 1.0e-3f) ;
+    }
+}
+
+TEST(Body, GrabbedBodyMovesToTheTargetAndKeepsItsVelocityWhenReleased) {
+    Simulation sim(StillSmokeWithBall(1000.0f));
+    sim.GrabBody(0, {0.1f, 0.0f, 0.0f});
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    EXPECT_NEAR(sim.Bodies()[0].position.x, 0.1f, 1.0e-6f);
+    EXPECT_NEAR(sim.Bodies()[0].velocity.x, 0.1f / sim.Params().dt, 1.0e-3f);
+    sim.ReleaseBody(0);
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    EXPECT_GT(sim.Bodies()[0].position.x, 0.1f + 0.5f * 0.1f) << "thrown on";
+    EXPECT_GT(sim.ComputeDiagnostics().maxSpeed, 0.0) << "the fluid felt it";
+}
+
+TEST(Body, BitwiseTheSameForAnyThreadCount) {
+    SceneSetup s = Shot(true);
+    s.bodies[0].angularVelocity = {0, 3, 0};
+    s.params.gravity = {0, 0, -9.81f};
+    auto run = [&](int threads) {
+        Simulation sim(s);
+        EXPECT_TRUE(test::RunSteps(sim, 15, threads).ok);
+        std::uint64_t h = test::StateHash(sim);
+        const BodyState& b = sim.Bodies()[0];
+        for (const glm::vec3& v : {b.position, b.velocity, b.angularVelocity, b.fluidForce}) {
+            h = test::HashBytes(&v, sizeof v, h);
+        }
+        return h;
+    };
+    const std::uint64_t one = run(1);
+    EXPECT_EQ(run(2), one);
+    EXPECT_EQ(run(4), one);
+}
+
+}  // namespace
+}  // namespace vorton
