@@ -38,6 +38,7 @@ struct BenchCase {
 constexpr BenchCase kCases[] = {
     {"dye_drop_small", "dye_drop", 280, 55512},
     {"two_drops_small", "two_drops", 560, 121740},
+    {"stratified_small", "stratified_ball", 1016, 191812},
     {"dye_drop_default", "dye_drop", 3000, 100000},
     {"dye_drop_16k_1m", "dye_drop", 16384, 1048576},
     {"dye_drop_64k_4m", "dye_drop", 65536, 4194304},
