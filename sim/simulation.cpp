@@ -80,13 +80,7 @@ void Simulation::Reset() {
     SeedVortons(m_setup, m_vortons, &m_lattice);
     SeedTracers(m_setup, m_tracers);
     m_bodies.clear();
-    for (const BodySpec& spec : m_setup.bodies) {
-        BodyState b;
-        b.position = spec.position;
-        b.velocity = spec.velocity;
-        b.angularVelocity = spec.angularVelocity;
-        m_bodies.push_back(b);
-    }
+    SyncBodies();  // every body at its spec
     m_collisionImpulse = glm::dvec3(0.0);
     m_profile.Build(m_setup.groups, Spacing());
     m_densityGridValid = false;

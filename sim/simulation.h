@@ -200,7 +200,6 @@ private:
     std::vector<std::uint8_t> m_gridNeeded;  // grid points some tracer interpolates from
     std::vector<std::size_t> m_gridIndices;  // direct solver: the needed points' indices
     std::vector<glm::vec3> m_gridPointVelocity;
-    mutable std::vector<glm::vec3> m_gridPointScratch, m_gridVelocityScratch;  // body velocity on the grid
 };
 
 }  // namespace vorton
