@@ -2,7 +2,7 @@
 // files, for comparing ratios in one run on a shared, noisy machine.
 //
 //   vorton-bench [--case NAME]... [--threads T] [--frames N] [--warmup W]
-//                [--csv FILE] [--accuracy] [--list]
+//                [--repeat R] [--set KEY=VALUE]... [--csv FILE] [--accuracy] [--list]
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +51,27 @@ double Percentile(std::vector<double> v, double p) {
     return v[i];
 }
 
+/// Relative RMS error of the velocity tracers get from the velocity grid
+/// (the fast solver's grid values, interpolated) against direct summation at
+/// up to 2000 tracers.
+double GridAccuracy(Simulation& sim) {
+    std::vector<glm::vec3> points;
+    const auto& t = sim.GetTracers().position;
+    const std::size_t ts = std::max<std::size_t>(1, t.size() / 2000);
+    for (std::size_t i = 0; i < t.size(); i += ts) points.push_back(t[i]);
+    std::vector<glm::vec3> fast(points.size()), exact(points.size());
+    sim.TracerGridVelocity(points, fast);
+    sim.DirectVelocityAt(points, exact);
+    const glm::vec3 u8 = sim.Params().freeStream;
+    double num = 0.0, den = 0.0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        exact[i] += u8;
+        num += glm::dot(fast[i] - exact[i], fast[i] - exact[i]);
+        den += glm::dot(exact[i], exact[i]);
+    }
+    return den > 0.0 ? std::sqrt(num / den) : 0.0;
+}
+
 /// Relative RMS velocity error of the current solver against direct
 /// summation at up to 2000 vortons and 2000 tracers of the current state.
 double Accuracy(Simulation& sim) {
@@ -76,7 +97,8 @@ double Accuracy(Simulation& sim) {
 int main(int argc, char** argv) {
     CLI::App app{"vorton-bench: simulation-only timings of named cases (median and p95 ms per step)"};
     std::vector<std::string> caseNames;
-    int threads = 0, frames = 50, warmup = 10;
+    int threads = 0, frames = 50, warmup = 10, repeat = 1;
+    std::vector<std::string> sets;
     std::string csvPath;
     bool accuracy = false, list = false;
     std::string validCases;
@@ -85,6 +107,11 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "worker threads (0: all cores)")->check(CLI::Range(0, 256));
     app.add_option("--frames", frames, "timed steps per case")->check(CLI::PositiveNumber);
     app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
+    app.add_option("--repeat", repeat, "runs per case, each from a fresh simulation; the medians reported are "
+                                       "the median over runs of each run's median")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--set", sets, "KEY=VALUE parameter override applied to every case, as in vorton --set "
+                                  "(e.g. solver=grid)");
     app.add_option("--csv", csvPath, "append rows to FILE (header written if the file is new)");
     app.add_flag("--accuracy", accuracy, "also report the fast solver's RMS velocity error against direct summation");
     app.add_flag("--list", list, "list the cases and exit");
@@ -125,54 +152,71 @@ int main(int argc, char** argv) {
         if (fresh) {
             csv << "case,threads,vortons,tracers,frames,median_ms,p95_ms";
             for (int s = 0; s < kStageCount; ++s) csv << ",ms_" << StageName(Stage(s));
-            csv << (accuracy ? ",rms_error" : "") << "\n";
+            csv << (accuracy ? ",rms_error,grid_rms_error" : "") << "\n";
         }
     }
 
     std::printf("%-18s %7s %8s %8s %9s %9s", "case", "threads", "vortons", "tracers", "median_ms", "p95_ms");
     for (int s = 0; s < kStageCount; ++s) std::printf(" %9.9s", std::string(StageName(Stage(s))).c_str());
-    std::printf("%s\n", accuracy ? "  rms_error" : "");
+    std::printf("%s\n", accuracy ? "  rms_error  grid_rms_error" : "");
     for (const BenchCase* c : selected) {
         Options options;
         options.scene = c->scene;
         options.sets = {"vorton_count=" + std::to_string(c->vortons), "tracer_count=" + std::to_string(c->tracers)};
+        options.sets.insert(options.sets.end(), sets.begin(), sets.end());
         auto scene = PrepareScene(options);
         if (!scene) {
             std::cerr << "vorton-bench: " << scene.error() << "\n";
             return 2;
         }
-        Simulation sim(scene.value().setup);
-        std::vector<double> stepMs;
-        std::vector<std::vector<double>> stageMs(kStageCount);
-        bool ok = true;
-        arena.execute([&] {
-            for (int f = 0; f < warmup + frames && ok; ++f) {
-                const StepReport r = sim.Step();
-                if (!r.ok) {
-                    std::cerr << "vorton-bench: " << c->name << ": " << r.message << "\n";
-                    ok = false;
-                    return;
+        // Each run: its median step and stage times; reported: the median over runs.
+        std::vector<double> runMedian, runP95;
+        std::vector<std::vector<double>> runStage(kStageCount);
+        std::size_t vortons = 0, tracers = 0;
+        double error = 0.0, gridError = 0.0;
+        for (int run = 0; run < repeat; ++run) {
+            Simulation sim(scene.value().setup);
+            std::vector<double> stepMs;
+            std::vector<std::vector<double>> stageMs(kStageCount);
+            bool ok = true;
+            arena.execute([&] {
+                for (int f = 0; f < warmup + frames && ok; ++f) {
+                    const StepReport r = sim.Step();
+                    if (!r.ok) {
+                        std::cerr << "vorton-bench: " << c->name << ": " << r.message << "\n";
+                        ok = false;
+                        return;
+                    }
+                    if (f < warmup) continue;
+                    stepMs.push_back(sim.LastStepMs());
+                    for (int s = 0; s < kStageCount; ++s) stageMs[std::size_t(s)].push_back(sim.LastStageTimes()[std::size_t(s)]);
                 }
-                if (f < warmup) continue;
-                stepMs.push_back(sim.LastStepMs());
-                for (int s = 0; s < kStageCount; ++s) stageMs[std::size_t(s)].push_back(sim.LastStageTimes()[std::size_t(s)]);
+            });
+            if (!ok) return 3;
+            runMedian.push_back(Percentile(stepMs, 0.5));
+            runP95.push_back(Percentile(stepMs, 0.95));
+            for (int s = 0; s < kStageCount; ++s) runStage[std::size_t(s)].push_back(Percentile(stageMs[std::size_t(s)], 0.5));
+            vortons = sim.GetVortons().Size();
+            tracers = sim.GetTracers().Size();
+            if (accuracy && run == 0) {
+                arena.execute([&] {
+                    error = Accuracy(sim);
+                    gridError = GridAccuracy(sim);
+                });
             }
-        });
-        if (!ok) return 3;
-        double error = 0.0;
-        if (accuracy) arena.execute([&] { error = Accuracy(sim); });
-        const double median = Percentile(stepMs, 0.5), p95 = Percentile(stepMs, 0.95);
-        std::printf("%-18s %7d %8zu %8zu %9.3f %9.3f", c->name, threads, sim.GetVortons().Size(), sim.GetTracers().Size(),
-                    median, p95);
+        }
+        std::vector<std::vector<double>>& stageMs = runStage;
+        const double median = Percentile(runMedian, 0.5), p95 = Percentile(runP95, 0.5);
+        std::printf("%-18s %7d %8zu %8zu %9.3f %9.3f", c->name, threads, vortons, tracers, median, p95);
         for (int s = 0; s < kStageCount; ++s) std::printf(" %9.3f", Percentile(stageMs[std::size_t(s)], 0.5));
-        if (accuracy) std::printf("  %9.5f", error);
+        if (accuracy) std::printf("  %9.5f  %9.5f", error, gridError);
         std::printf("\n");
         std::fflush(stdout);
         if (csv.is_open()) {
-            csv << c->name << ',' << threads << ',' << sim.GetVortons().Size() << ',' << sim.GetTracers().Size() << ','
+            csv << c->name << ',' << threads << ',' << vortons << ',' << tracers << ','
                 << frames << ',' << median << ',' << p95;
             for (int s = 0; s < kStageCount; ++s) csv << ',' << Percentile(stageMs[std::size_t(s)], 0.5);
-            if (accuracy) csv << ',' << error;
+            if (accuracy) csv << ',' << error << ',' << gridError;
             csv << "\n";
         }
     }

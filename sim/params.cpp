@@ -14,7 +14,7 @@ std::string_view SolverName(Solver solver) {
 
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
-    static const std::array<ParamInfo<P>, 17> infos{{
+    static const std::array<ParamInfo<P>, 18> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0"},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -28,8 +28,10 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "treecode accepts a cluster when its radius / distance is below this"},
         {"tree_leaf_size", "Tree leaf size", "", &P::treeLeafSize, 1.0f, 64.0f, true, false,
          "vortons per treecode leaf at most"},
-        {"velocity_grid_cells", "Velocity grid cells", "", &P::velocityGridCells, 512.0f, 4.0e6f, true,
-         true, "target number of cells of the grid tracers interpolate velocity from"},
+        {"velocity_grid_spacing", "Velocity grid cell / h", "", &P::velocityGridSpacing, 0.25f, 8.0f, true, true,
+         "cell size of the grid tracers interpolate velocity from, in vorton spacings h (vorton cores are 1.5 h)"},
+        {"velocity_grid_cells", "Velocity grid max cells", "", &P::velocityGridCells, 512.0f, 1.6e7f, true,
+         true, "most cells of the tracer velocity grid; beyond, its cells grow"},
         {"density_cell_factor", "Density cell / vorton radius", "", &P::densityCellFactor, 0.5f, 8.0f, true, false,
          "cell size of the density grid for baroclinic generation, in vorton core radii; too fine leaves holes "
          "between vortons where no gradient is seen"},

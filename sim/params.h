@@ -31,7 +31,10 @@ struct SimParams {
     Solver solver = Solver::Tree;            ///< velocity-from-vorticity solver (live)
     float treeTheta = 0.6f;                  ///< treecode opening angle: cluster radius / distance (live)
     int treeLeafSize = 16;                   ///< vortons per treecode leaf at most (live)
-    int velocityGridCells = 16384;           ///< target cell count of the tracer velocity grid (live)
+    /// Cell of the tracer velocity grid / vorton spacing h (live). The
+    /// vortons' velocity field is smooth on their core radius σ = 1.5 h.
+    float velocityGridSpacing = 0.5f;
+    int velocityGridCells = 65536;           ///< most cells of the tracer velocity grid; the cell grows beyond (live)
     float densityCellFactor = 1.0f;          ///< density grid cell size / mean vorton radius (live)
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
     int remeshEvery = 0;                     ///< steps between remeshings onto the seeding lattice; 0: never (live)

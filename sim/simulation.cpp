@@ -90,8 +90,10 @@ void Simulation::Reset() {
     m_stepMs = 0.0;
     m_lastMaxSpeed = 0.0;
     m_cacheValid = false;
+    m_tracerBounds = BoundsOf(m_tracers.position);
+    m_tracerBoundsValid = true;
     m_bounds = BoundsOf(m_vortons.position);
-    m_bounds.Grow(BoundsOf(m_tracers.position));
+    m_bounds.Grow(m_tracerBounds);
 }
 
 BodyState& Simulation::MutableBody(std::size_t i) {
@@ -167,6 +169,17 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
     AddBodyVelocity(points, velocity, {}, {});
 }
 
+void Simulation::TracerGridVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) const {
+    if (!m_cacheValid || m_gridPacked0.empty()) {
+        std::fill(velocity.begin(), velocity.end(), m_setup.params.freeStream);
+        return;
+    }
+    const GridSampler sampler(m_velocityGrid);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        velocity[i] = sampler.Sample(m_gridPacked0.data(), points[i]) + m_setup.params.freeStream;
+    }
+}
+
 void Simulation::DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
     LoadSources(m_vortons.position, m_vortons.vorticity);
     DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
@@ -210,49 +223,69 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     *velocityMs += Elapsed(tick);
 }
 
-void Simulation::EvaluateGrid(const Aabb& bounds, std::span<const glm::vec3> tracers, GridGeometry& grid,
-                              std::vector<glm::vec3>& velocity) {
-    // Sources must be loaded (LoadSources) for the current vortons.
+GridGeometry Simulation::FitVelocityGrid(const Aabb& box) const {
+    const SimParams& p = m_setup.params;
+    // The margin keeps the vortons' cores inside.
     const float margin = m_vortons.Size() ? m_vortons.radius[0] : 0.0f;
-    grid = FitGrid(bounds, margin, std::size_t(std::max(8, m_setup.params.velocityGridCells)));
-    velocity.resize(grid.PointCount());
+    const std::size_t maxPoints = std::size_t(std::max(512, p.velocityGridCells));
+    const float h = Spacing();
+    if (h > 0.0f) return FitGridWithCell(box, margin, std::max(0.05f, p.velocityGridSpacing) * h, maxPoints);
+    return FitGrid(box, margin, maxPoints);
+}
+
+void Simulation::MarkNeeded(const GridGeometry& grid, std::span<const glm::vec3> points) {
     // Only the corners of cells that hold a tracer are ever interpolated from;
     // much of the box is empty (two separated drops, a ring and its wake).
     // Every writer stores the same 1, so the mask does not depend on the order.
     m_gridNeeded.assign(grid.PointCount(), 0);
-    const std::size_t sy = std::size_t(grid.points.x), sz = sy * std::size_t(grid.points.y);
-    ParallelFor(tracers.size(), [&](std::size_t i) {
-        const CellWeights c = Locate(grid, tracers[i]);
-        const std::size_t o = grid.Index(c.i, c.j, c.k);
-        for (const std::size_t offset : {std::size_t(0), std::size_t(1), sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1}) {
-            std::atomic_ref<std::uint8_t>(m_gridNeeded[o + offset]).store(1, std::memory_order_relaxed);
+    const GridSampler sampler(grid);
+    ParallelFor(points.size(), [&](std::size_t i) {
+        GridSampler::Float4 f;
+        const std::size_t o = sampler.Cell(points[i], &f);
+        for (int c = 0; c < 8; ++c) {
+            std::atomic_ref<std::uint8_t>(m_gridNeeded[o + sampler.CornerOffset(c)]).store(1, std::memory_order_relaxed);
         }
     });
-    const float theta = std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f);
+}
+
+void Simulation::EvaluateGridPoints(const GridGeometry& grid, std::span<const std::uint8_t> mask,
+                                    std::span<glm::vec3> velocity) {
+    // Sources must be loaded (LoadSources) for the current vortons.
     if (m_setup.params.solver == Solver::Tree) {
-        m_tree.EvaluateGrid(grid, velocity, theta, m_gridNeeded);
-        AddBodyVelocityOnGrid(grid, velocity);
-        return;
+        m_tree.EvaluateGrid(grid, velocity, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f), mask);
+    } else {
+        const std::size_t sy = std::size_t(grid.points.x), sz = sy * std::size_t(grid.points.y);
+        m_gridPoints.clear();
+        m_gridIndices.clear();
+        for (std::size_t idx = 0; idx < grid.PointCount(); ++idx) {
+            if (!mask[idx]) continue;
+            const int i = int(idx % sy), j = int((idx / sy) % std::size_t(grid.points.y)), k = int(idx / sz);
+            m_gridPoints.push_back(grid.Position(i, j, k));
+            m_gridIndices.push_back(idx);
+        }
+        m_gridPointVelocity.resize(m_gridPoints.size());
+        DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2},
+                       VelocityQuery{m_gridPoints, m_gridPointVelocity, {}, {}});
+        for (std::size_t n = 0; n < m_gridIndices.size(); ++n) velocity[m_gridIndices[n]] = m_gridPointVelocity[n];
     }
-    m_gridPoints.clear();
-    m_gridIndices.clear();
-    for (std::size_t idx = 0; idx < grid.PointCount(); ++idx) {
-        velocity[idx] = glm::vec3(0.0f);
-        if (!m_gridNeeded[idx]) continue;
-        const int i = int(idx % sy), j = int((idx / sy) % std::size_t(grid.points.y)), k = int(idx / sz);
-        m_gridPoints.push_back(grid.Position(i, j, k));
-        m_gridIndices.push_back(idx);
+    AddBodyVelocityOnGrid(grid, mask, velocity);
+}
+
+void Simulation::FillMissingCorners(std::span<const std::uint8_t> missing, bool any) {
+    if (!any) return;
+    EvaluateGridPoints(m_nextGrid, missing, m_gridVelocity1);
+    for (std::size_t idx = 0; idx < missing.size(); ++idx) {
+        if (!missing[idx]) continue;
+        m_gridNeeded[idx] = 1;
+        const glm::vec3 v = m_gridVelocity1[idx];
+        m_gridPacked1[idx] = GridSampler::Float4{v.x, v.y, v.z, 0.0f};
     }
-    m_gridPointVelocity.resize(m_gridPoints.size());
-    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2},
-                   VelocityQuery{m_gridPoints, m_gridPointVelocity, {}, {}});
-    for (std::size_t n = 0; n < m_gridIndices.size(); ++n) velocity[m_gridIndices[n]] = m_gridPointVelocity[n];
-    AddBodyVelocityOnGrid(grid, velocity);
 }
 
 Simulation::CacheKey Simulation::CurrentCacheKey() const {
     const SimParams& p = m_setup.params;
-    return CacheKey{p.solver, p.treeTheta, p.treeLeafSize, p.velocityGridCells, m_vortons.Size(), m_tracers.Size()};
+    return CacheKey{p.solver, p.treeTheta, p.treeLeafSize, p.velocityGridCells, p.velocityGridSpacing,
+                    m_vortons.Size(), m_tracers.Size()};
 }
 
 StepReport Simulation::Step() {
@@ -288,9 +321,14 @@ StepReport Simulation::Step() {
     m_profile.Build(m_setup.groups, Spacing());
     SyncBodies();
 
-    // 1. Bounds of everything that moves; the grids are fitted to them.
+    // 1. Bounds of everything that moves; the grids are fitted to them. The
+    // tracers' come from the last step's corrector pass.
+    if (!m_tracerBoundsValid) {
+        m_tracerBounds = BoundsOf(m_tracers.position);
+        m_tracerBoundsValid = true;
+    }
     m_bounds = BoundsOf(m_vortons.position);
-    m_bounds.Grow(BoundsOf(m_tracers.position));
+    m_bounds.Grow(m_tracerBounds);
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {
         const glm::vec3 r(m_setup.bodies[b].radius);
         m_bounds.Grow(Aabb{m_bodies[b].position - r, m_bodies[b].position + r});
@@ -310,7 +348,13 @@ StepReport Simulation::Step() {
         m_stretch0.resize(nv);
         EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, &treeMs, &velocityMs);
         tick = Now();
-        if (nt > 0) EvaluateGrid(m_bounds, m_tracers.position, m_velocityGrid, m_gridVelocity0);
+        if (nt > 0) {
+            m_velocityGrid = FitVelocityGrid(m_bounds);
+            m_gridVelocity0.assign(m_velocityGrid.PointCount(), glm::vec3(0.0f));
+            MarkNeeded(m_velocityGrid, m_tracers.position);
+            EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridVelocity0);
+            PackGridValues(m_gridVelocity0, m_gridPacked0);
+        }
         m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
     }
     {
@@ -393,16 +437,44 @@ StepReport Simulation::Step() {
     }
     EmitVortons();
     m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
-    // Tracer predictor; the first-stage velocity is parked in the velocity cache.
+    // Tracer predictor, one pass: Euler to t + dt with the velocity of the
+    // cached grid (parked in tracers.velocity), marking the corners of the
+    // predicted cells in the next grid. That grid must be fixed before the
+    // pass: it covers the tracers grown by how far any can move, dt·max|u|,
+    // since trilinear interpolation never exceeds the largest grid value.
     const std::span<const glm::vec3> grid0(m_gridVelocity0);
-    m_predictedTracer.resize(nt);
-    ParallelFor(nt, [&](std::size_t i) {
-        const glm::vec3 u0 = Interpolate(m_velocityGrid, grid0, m_tracers.position[i]) + p.freeStream;
-        m_tracers.velocity[i] = u0;
-        m_predictedTracer[i] = m_tracers.position[i] + dt * u0;
-    });
-    Aabb nextBounds = BoundsOf(m_predictedTracer);
-    nextBounds.Grow(BoundsOf(m_vortons.position));
+    Aabb nextBounds = BoundsOf(m_vortons.position);
+    if (nt > 0) {
+        float maxGrid2 = 0.0f;
+        for (std::size_t idx = 0; idx < grid0.size(); ++idx) {
+            if (m_gridNeeded.empty() || m_gridNeeded[idx]) maxGrid2 = std::max(maxGrid2, glm::dot(grid0[idx], grid0[idx]));
+        }
+        const float reach = dt * (std::sqrt(maxGrid2) + glm::length(p.freeStream));
+        Aabb grown = m_tracerBounds;
+        if (!grown.Empty()) grown = Aabb{grown.min - glm::vec3(reach), grown.max + glm::vec3(reach)};
+        nextBounds.Grow(grown);
+        m_nextGrid = FitVelocityGrid(nextBounds);
+    }
+    {
+        const GridSampler sample0(m_velocityGrid), sample1(m_nextGrid);
+        m_gridNeeded.assign(nt > 0 ? m_nextGrid.PointCount() : 0, 0);
+        const glm::vec3 u8 = p.freeStream;
+        glm::vec3* position = m_tracers.position.data();
+        glm::vec3* velocity = m_tracers.velocity.data();
+        std::uint8_t* needed = m_gridNeeded.data();
+        const GridSampler::Float4* packed0 = m_gridPacked0.data();
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nt, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                const glm::vec3 u0 = sample0.Sample(packed0, position[i]) + u8;
+                velocity[i] = u0;
+                GridSampler::Float4 f;
+                const std::size_t o = sample1.Cell(position[i] + dt * u0, &f);
+                for (int c = 0; c < 8; ++c) {
+                    std::atomic_ref<std::uint8_t>(needed[o + sample1.CornerOffset(c)]).store(1, std::memory_order_relaxed);
+                }
+            }
+        });
+    }
     m_stageMs[int(Stage::Advection)] += Elapsed(tick);
 
     // Velocity at t + dt from the corrected vortons: the tracers' second stage,
@@ -411,33 +483,106 @@ StepReport Simulation::Step() {
     m_nextStretch.resize(nv);
     EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, &treeMs, &velocityMs);
     tick = Now();
-    if (nt > 0) EvaluateGrid(nextBounds, m_predictedTracer, m_nextGrid, m_gridVelocity1);
+    if (nt > 0) {
+        m_gridVelocity1.resize(m_nextGrid.PointCount());
+        EvaluateGridPoints(m_nextGrid, m_gridNeeded, m_gridVelocity1);
+        PackGridValues(m_gridVelocity1, m_gridPacked1);
+    }
     m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
 
-    // Tracer corrector.
-    const std::span<const glm::vec3> grid1(m_gridVelocity1);
-    const Scan tracerScan = ParallelScan(nt, [&](std::size_t i, Scan& s) {
-        const glm::vec3 u =
-            0.5f * (m_tracers.velocity[i] + Interpolate(m_nextGrid, grid1, m_predictedTracer[i]) + p.freeStream);
-        m_tracers.velocity[i] = u;
-        m_tracers.position[i] += dt * u;
-        s.Add(u);
-        if (!Finite(m_tracers.position[i])) ++s.nonFinite;
-    });
-    if (tracerScan.nonFinite) return fail(Stage::Advection, "non-finite tracer position");
-    m_lastMaxSpeed = std::max(m_lastMaxSpeed, double(std::sqrt(tracerScan.maxNorm2)));
+    // Tracer corrector, one pass: trapezoid from the predicted point (the
+    // same arithmetic as the predictor's, so the same point), bounds of the
+    // new positions, and the corners of their cells the mask missed.
+    struct TracerScan {
+        Scan scan;
+        Aabb box;
+        bool missing = false;
+    };
+    const bool moveAfter = !m_bodies.empty() || glm::dot(p.freeStream, p.freeStream) > 0.0f;
+    m_gridMissing.assign(nt > 0 ? m_nextGrid.PointCount() : 0, 0);
+    TracerScan tracerScan;
+    {
+        const GridSampler sample1(m_nextGrid);
+        const glm::vec3 u8 = p.freeStream;
+        const GridSampler::Float4* packed1 = m_gridPacked1.data();
+        glm::vec3* position = m_tracers.position.data();
+        glm::vec3* velocity = m_tracers.velocity.data();
+        const std::uint8_t* needed = m_gridNeeded.data();
+        std::uint8_t* missing = m_gridMissing.data();
+        tracerScan = tbb::parallel_reduce(
+            tbb::blocked_range<std::size_t>(0, nt, 4096), TracerScan{},
+            [&](const tbb::blocked_range<std::size_t>& r, TracerScan acc) {
+                for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                    const glm::vec3 u0 = velocity[i];
+                    GridSampler::Float4 f;
+                    const std::size_t o = sample1.Cell(position[i] + dt * u0, &f);
+                    const glm::vec3 u = 0.5f * (u0 + sample1.SampleCell(packed1, o, f) + u8);
+                    const glm::vec3 x = position[i] + dt * u;
+                    velocity[i] = u;
+                    position[i] = x;
+                    acc.scan.Add(u);
+                    if (!Finite(x)) {
+                        ++acc.scan.nonFinite;
+                        continue;
+                    }
+                    acc.box.Grow(x);
+                    if (moveAfter) continue;  // checked after the bodies and emitters moved them
+                    const std::size_t o1 = sample1.Cell(x, &f);
+                    if (o1 == o) continue;
+                    for (int c = 0; c < 8; ++c) {
+                        const std::size_t idx = o1 + sample1.CornerOffset(c);
+                        if (needed[idx]) continue;
+                        std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
+                        acc.missing = true;
+                    }
+                }
+                return acc;
+            },
+            [](TracerScan a, const TracerScan& b) {
+                a.scan.maxNorm2 = std::max(a.scan.maxNorm2, b.scan.maxNorm2);
+                a.scan.nonFinite += b.scan.nonFinite;
+                a.box.Grow(b.box);
+                a.missing = a.missing || b.missing;
+                return a;
+            });
+    }
+    if (tracerScan.scan.nonFinite) return fail(Stage::Advection, "non-finite tracer position");
+    m_lastMaxSpeed = std::max(m_lastMaxSpeed, double(std::sqrt(tracerScan.scan.maxNorm2)));
+    m_tracerBounds = tracerScan.box;
+    m_tracerBoundsValid = true;
     m_stageMs[int(Stage::Advection)] += Elapsed(tick);
-    CollideTracers();
-    EmitTracers();
-    m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
+    if (moveAfter) {
+        CollideTracers();
+        EmitTracers();
+        // Pushed-out and re-emitted tracers: bounds and missing corners anew.
+        const GridSampler sample1(m_nextGrid);
+        const std::uint8_t* needed = m_gridNeeded.data();
+        std::uint8_t* missing = m_gridMissing.data();
+        std::atomic<bool> anyMissing{false};
+        ParallelFor(nt, [&](std::size_t i) {
+            GridSampler::Float4 f;
+            const std::size_t o = sample1.Cell(m_tracers.position[i], &f);
+            for (int c = 0; c < 8; ++c) {
+                const std::size_t idx = o + sample1.CornerOffset(c);
+                if (needed[idx]) continue;
+                std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
+                anyMissing.store(true, std::memory_order_relaxed);
+            }
+        });
+        tracerScan.missing = anyMissing.load();
+        m_tracerBoundsValid = false;
+        m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
+    }
+    if (nt > 0) FillMissingCorners(m_gridMissing, tracerScan.missing);
+    m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
 
     std::swap(m_velocity0, m_nextVelocity);
     std::swap(m_stretch0, m_nextStretch);
     std::swap(m_gridVelocity0, m_gridVelocity1);
+    std::swap(m_gridPacked0, m_gridPacked1);
     m_velocityGrid = m_nextGrid;
     m_cacheKey = CurrentCacheKey();
     m_cacheValid = true;
-    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
 
     m_time += dt;
     ++m_steps;

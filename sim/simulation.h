@@ -82,6 +82,7 @@ public:
     const Tracers& GetTracers() const { return m_tracers; }
     Tracers& MutableTracers() {
         m_cacheValid = false;
+        m_tracerBoundsValid = false;
         return m_tracers;
     }
 
@@ -127,6 +128,12 @@ public:
     /// Velocity (m/s) at arbitrary points from the current vortons with the
     /// current solver; fills velocity (same length as points).
     void VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
+    /// Velocity (m/s) the tracers at `points` would be moved with next: the
+    /// cached velocity grid of the current state, trilinearly interpolated
+    /// (plus the free stream). Only valid at the current tracer positions and
+    /// after a step (elsewhere the grid may be unevaluated); for measuring the
+    /// grid's interpolation error.
+    void TracerGridVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) const;
     /// The same by direct summation (the reference).
     void DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
 
@@ -135,8 +142,17 @@ private:
     void EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
                          std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
                          double* velocityMs);
-    void EvaluateGrid(const Aabb& bounds, std::span<const glm::vec3> tracers, GridGeometry& grid,
-                      std::vector<glm::vec3>& velocity);
+    /// The tracer velocity grid over `box`: cells of velocityGridSpacing·h, at most velocityGridCells.
+    GridGeometry FitVelocityGrid(const Aabb& box) const;
+    /// Marks in m_gridNeeded the corners of the cells holding `points` (cleared first).
+    void MarkNeeded(const GridGeometry& grid, std::span<const glm::vec3> points);
+    /// Velocity at the grid points whose `mask` byte is set; the others are left as they are.
+    void EvaluateGridPoints(const GridGeometry& grid, std::span<const std::uint8_t> mask,
+                            std::span<glm::vec3> velocity);
+    /// After tracers moved: evaluates the corners of their cells that the
+    /// mask of the last grid evaluation missed, so the next step's
+    /// interpolation reads no unevaluated point.
+    void FillMissingCorners(std::span<const std::uint8_t> missing, bool any);
 
     /// What the cached first-stage velocities depend on besides the state.
     struct CacheKey {
@@ -144,6 +160,7 @@ private:
         float theta;
         int leafSize;
         int gridCells;
+        float gridSpacing;
         std::size_t vortons, tracers;
         bool operator==(const CacheKey&) const = default;
     };
@@ -153,7 +170,8 @@ private:
     void SyncBodies();
     void AddBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
                          std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
-    void AddBodyVelocityOnGrid(const GridGeometry& grid, std::span<glm::vec3> velocity) const;
+    void AddBodyVelocityOnGrid(const GridGeometry& grid, std::span<const std::uint8_t> mask,
+                               std::span<glm::vec3> velocity) const;
     float FluidDensityAround(std::size_t body) const;
     void MoveBodies(float dt);
     void CollideVortons(float dt);
@@ -196,8 +214,11 @@ private:
     std::vector<float> m_deviationMass;
     std::vector<float> m_eddyViscosity;
     std::vector<glm::vec3> m_gridPoints, m_gridVelocity0, m_gridVelocity1;
-    std::vector<glm::vec3> m_predictedTracer;
-    std::vector<std::uint8_t> m_gridNeeded;  // grid points some tracer interpolates from
+    std::vector<GridSampler::Float4> m_gridPacked0, m_gridPacked1;  // the same, padded for GridSampler
+    Aabb m_tracerBounds;              // of the tracers now (finite ones)
+    bool m_tracerBoundsValid = false;
+    std::vector<std::uint8_t> m_gridNeeded;   // grid points some tracer interpolates from
+    std::vector<std::uint8_t> m_gridMissing;  // corners of final tracer cells the mask missed
     std::vector<std::size_t> m_gridIndices;  // direct solver: the needed points' indices
     std::vector<glm::vec3> m_gridPointVelocity;
 };

@@ -135,14 +135,15 @@ void Simulation::AddBodyVelocity(std::span<const glm::vec3> points, std::span<gl
     });
 }
 
-void Simulation::AddBodyVelocityOnGrid(const GridGeometry& grid, std::span<glm::vec3> velocity) const {
+void Simulation::AddBodyVelocityOnGrid(const GridGeometry& grid, std::span<const std::uint8_t> mask,
+                                       std::span<glm::vec3> velocity) const {
     const std::vector<BodyField> fields = BodyFields(m_setup, m_bodies);
     if (fields.empty()) return;
     // Only at the points some tracer interpolates from, in place.
     const std::size_t nx = std::size_t(grid.points.x), ny = std::size_t(grid.points.y);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, grid.PointCount(), 1024), [&](const auto& range) {
         for (std::size_t idx = range.begin(); idx != range.end(); ++idx) {
-            if (!m_gridNeeded.empty() && !m_gridNeeded[idx]) continue;
+            if (!mask[idx]) continue;
             const glm::vec3 x = grid.Position(int(idx % nx), int((idx / nx) % ny), int(idx / (nx * ny)));
             glm::vec3 v(0.0f), unused(0.0f);
             for (const BodyField& f : fields) f.Add<false>(x, glm::vec3(0.0f), &v, &unused);

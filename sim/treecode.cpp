@@ -221,7 +221,9 @@ void Treecode::EvaluateGrid(const GridGeometry& grid, std::span<glm::vec3> veloc
                             std::span<const std::uint8_t> needed) const {
     assert(velocity.size() == grid.PointCount());
     if (m_nodes.empty()) {
-        std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
+        for (std::size_t idx = 0; idx < velocity.size(); ++idx) {
+            if (needed.empty() || needed[idx]) velocity[idx] = glm::vec3(0.0f);
+        }
         return;
     }
     // Per point: grouping targets into blocks (one traversal per block) was
@@ -231,10 +233,7 @@ void Treecode::EvaluateGrid(const GridGeometry& grid, std::span<glm::vec3> veloc
     const std::size_t nx = std::size_t(grid.points.x), nxy = nx * std::size_t(grid.points.y);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, grid.PointCount(), 64), [&](const auto& range) {
         for (std::size_t idx = range.begin(); idx != range.end(); ++idx) {
-            if (!needed.empty() && !needed[idx]) {
-                velocity[idx] = glm::vec3(0.0f);
-                continue;
-            }
+            if (!needed.empty() && !needed[idx]) continue;
             const glm::vec3 x = grid.Position(int(idx % nx), int((idx / nx) % std::size_t(grid.points.y)), int(idx / nxy));
             glm::vec3 v(0.0f), s(0.0f);
             EvaluatePoint<false>(x, glm::vec3(0.0f), theta2, &v, &s);

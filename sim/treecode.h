@@ -39,7 +39,7 @@ public:
                            std::span<glm::vec3> stretch, float theta) const;
     /// Velocity at the points of a grid, one traversal per point; where
     /// `needed` is given (one byte per point), points with 0 are skipped and
-    /// set to zero.
+    /// left as they are.
     void EvaluateGrid(const GridGeometry& grid, std::span<glm::vec3> velocity, float theta,
                       std::span<const std::uint8_t> needed = {}) const;
 

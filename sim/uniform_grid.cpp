@@ -57,6 +57,13 @@ CellWeights Locate(const GridGeometry& grid, glm::vec3 x) {
     return c;
 }
 
+void PackGridValues(std::span<const glm::vec3> values, std::vector<GridSampler::Float4>& packed) {
+    packed.resize(values.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, values.size(), 8192), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) packed[i] = GridSampler::Float4{values[i].x, values[i].y, values[i].z, 0.0f};
+    });
+}
+
 void SpreadCloudInCell(const GridGeometry& grid, std::span<const glm::vec3> positions,
                        std::span<const float> amounts, std::span<float> density) {
     assert(density.size() == grid.PointCount());
