@@ -19,6 +19,10 @@ namespace vorton {
 enum class Solver : std::uint8_t {
     Direct,  ///< Biot–Savart by direct summation, O(N·M): the exact reference.
     Tree,    ///< Barnes–Hut treecode of clustered vortons, O(N log N).
+    /// Vortex-in-cell: strengths to a grid, free-space FFT convolution with
+    /// the same kernel (Hockney–Eastwood), O(M log M) in grid points; the
+    /// tracer velocity grid comes with it. For large N.
+    Grid,
 };
 std::string_view SolverName(Solver solver);
 
@@ -33,8 +37,8 @@ struct SimParams {
     int treeLeafSize = 16;                   ///< vortons per treecode leaf at most (live)
     /// Cell of the tracer velocity grid / vorton spacing h (live). The
     /// vortons' velocity field is smooth on their core radius σ = 1.5 h.
-    float velocityGridSpacing = 0.5f;
-    int velocityGridCells = 65536;           ///< most cells of the tracer velocity grid; the cell grows beyond (live)
+    float velocityGridSpacing = 1.0f;
+    int velocityGridCells = 262144;          ///< most cells of the tracer velocity grid; the cell grows beyond (live)
     float densityCellFactor = 1.0f;          ///< density grid cell size / mean vorton radius (live)
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
     int remeshEvery = 0;                     ///< steps between remeshings onto the seeding lattice; 0: never (live)

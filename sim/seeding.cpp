@@ -1,5 +1,7 @@
 #include "seeding.h"
 
+#include <tbb/parallel_sort.h>
+
 #include <cassert>
 #include <cmath>
 #include <numbers>
@@ -176,6 +178,48 @@ void SeedTracers(const SceneSetup& setup, Tracers& tracers) {
             ++placed;
         }
     }
+    SortTracersSpatially(tracers);
+}
+
+void SortTracersSpatially(Tracers& tracers) {
+    const std::size_t n = tracers.Size();
+    if (n < 2) return;
+    const Aabb box = BoundsOf(tracers.position);
+    if (box.Empty()) return;
+    const glm::vec3 scale = 1023.0f / glm::max(box.Extent(), glm::vec3(1.0e-6f));
+    auto spread = [](std::uint64_t v) {  // two zero bits between each of 10 bits
+        v &= 0x3ff;
+        v = (v | v << 16) & 0x30000ffull;
+        v = (v | v << 8) & 0x300f00full;
+        v = (v | v << 4) & 0x30c30c3ull;
+        v = (v | v << 2) & 0x9249249ull;
+        return v;
+    };
+    struct KeyIndex {
+        std::uint64_t key;
+        std::uint32_t index;
+    };
+    std::vector<KeyIndex> keys(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const glm::vec3 u = glm::clamp((tracers.position[i] - box.min) * scale, glm::vec3(0.0f), glm::vec3(1023.0f));
+        keys[i] = {spread(std::uint64_t(u.x)) | spread(std::uint64_t(u.y)) << 1 | spread(std::uint64_t(u.z)) << 2,
+                   std::uint32_t(i)};
+    }
+    // (key, index) is a total order: one result whatever the threads do.
+    tbb::parallel_sort(keys.begin(), keys.end(), [](const KeyIndex& a, const KeyIndex& b) {
+        return a.key < b.key || (a.key == b.key && a.index < b.index);
+    });
+    Tracers sorted;
+    sorted.position.resize(n);
+    sorted.velocity.resize(n);
+    sorted.group.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t k = keys[i].index;
+        sorted.position[i] = tracers.position[k];
+        sorted.velocity[i] = tracers.velocity[k];
+        sorted.group[i] = tracers.group[k];
+    }
+    tracers = std::move(sorted);
 }
 
 }  // namespace vorton

@@ -43,7 +43,12 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice = n
 
 /// tracerCount tracers spread over the groups in proportion to their volumes,
 /// uniformly at random inside each and outside the bodies (seeded by
-/// params.seed: reproducible).
+/// params.seed: reproducible), then sorted spatially (SortTracersSpatially).
 void SeedTracers(const SceneSetup& setup, Tracers& tracers);
+
+/// Reorders the tracers along a Morton (Z-order) curve of their positions, so
+/// neighbours in memory are neighbours in space and the advection pass reads
+/// the velocity grid coherently. Deterministic (a total order on key, index).
+void SortTracersSpatially(Tracers& tracers);
 
 }  // namespace vorton

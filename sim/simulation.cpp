@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include <glm/geometric.hpp>
@@ -161,7 +162,16 @@ void Simulation::LoadSources(std::span<const glm::vec3> position, std::span<cons
 
 void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
     LoadSources(m_vortons.position, m_vortons.vorticity);
-    if (m_setup.params.solver == Solver::Tree) {
+    if (m_setup.params.solver == Solver::Grid) {
+        Aabb box = BoundsOf(m_vortons.position);
+        box.Grow(BoundsOf(points));
+        if (!box.Empty() && !m_vortons.position.empty()) {
+            m_gridSolver.Solve(FitVelocityGrid(box), VortonSources{m_vortons.position, m_alpha, m_sigma2}, false);
+            m_gridSolver.Evaluate(VelocityQuery{points, velocity, {}, {}});
+        } else {
+            std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
+        }
+    } else if (m_setup.params.solver == Solver::Tree) {
         m_tree.Evaluate(VelocityQuery{points, velocity, {}, {}}, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
     } else {
         DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
@@ -210,11 +220,17 @@ void Simulation::BaroclinicRates() {
 
 void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
                                  std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
-                                 double* velocityMs) {
+                                 double* velocityMs, const GridGeometry* solverGrid) {
     std::int64_t tick = Now();
     LoadSources(position, vorticity);
     *treeMs += Elapsed(tick);
-    if (m_setup.params.solver == Solver::Tree) {
+    if (m_setup.params.solver == Solver::Grid) {
+        if (!position.empty()) {
+            const GridGeometry grid = solverGrid ? *solverGrid : FitVelocityGrid(BoundsOf(position));
+            m_gridSolver.Solve(grid, VortonSources{position, m_alpha, m_sigma2}, true);
+            m_gridSolver.Evaluate(VelocityQuery{position, velocity, vorticity, stretch});
+        }
+    } else if (m_setup.params.solver == Solver::Tree) {
         m_tree.EvaluateAtSources(vorticity, velocity, stretch, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
     } else {
         DirectVelocity(VortonSources{position, m_alpha, m_sigma2}, VelocityQuery{position, velocity, vorticity, stretch});
@@ -225,12 +241,18 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
 
 GridGeometry Simulation::FitVelocityGrid(const Aabb& box) const {
     const SimParams& p = m_setup.params;
-    // The margin keeps the vortons' cores inside.
-    const float margin = m_vortons.Size() ? m_vortons.radius[0] : 0.0f;
+    // The margin keeps the vortons' cores inside, and three cells more the
+    // grid solver's four-point stencils around every vorton.
+    const float sigma = m_vortons.Size() ? m_vortons.radius[0] : 0.0f;
     const std::size_t maxPoints = std::size_t(std::max(512, p.velocityGridCells));
     const float h = Spacing();
-    if (h > 0.0f) return FitGridWithCell(box, margin, std::max(0.05f, p.velocityGridSpacing) * h, maxPoints);
-    return FitGrid(box, margin, maxPoints);
+    if (!(h > 0.0f)) return FitGrid(box, sigma, maxPoints);
+    float cell = std::max(0.05f, p.velocityGridSpacing) * h;
+    for (;;) {
+        const GridGeometry g = FitGridWithCell(box, sigma + 3.0f * cell, cell, std::numeric_limits<std::size_t>::max());
+        if (g.PointCount() <= maxPoints) return g;
+        cell *= 1.1f;
+    }
 }
 
 void Simulation::MarkNeeded(const GridGeometry& grid, std::span<const glm::vec3> points) {
@@ -251,7 +273,15 @@ void Simulation::MarkNeeded(const GridGeometry& grid, std::span<const glm::vec3>
 void Simulation::EvaluateGridPoints(const GridGeometry& grid, std::span<const std::uint8_t> mask,
                                     std::span<glm::vec3> velocity) {
     // Sources must be loaded (LoadSources) for the current vortons.
-    if (m_setup.params.solver == Solver::Tree) {
+    if (m_setup.params.solver == Solver::Grid) {
+        // The last solve was on this grid: every point has its velocity.
+        const std::span<const glm::vec3> solved = m_gridSolver.GridVelocity();
+        if (m_vortons.Size() && solved.size() == velocity.size()) {
+            std::copy(solved.begin(), solved.end(), velocity.begin());
+        } else {
+            std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
+        }
+    } else if (m_setup.params.solver == Solver::Tree) {
         m_tree.EvaluateGrid(grid, velocity, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f), mask);
     } else {
         const std::size_t sy = std::size_t(grid.points.x), sz = sy * std::size_t(grid.points.y);
@@ -346,10 +376,11 @@ StepReport Simulation::Step() {
     if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey())) {
         m_velocity0.resize(nv);
         m_stretch0.resize(nv);
-        EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, &treeMs, &velocityMs);
+        m_velocityGrid = FitVelocityGrid(m_bounds);
+        EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, &treeMs, &velocityMs,
+                        &m_velocityGrid);
         tick = Now();
         if (nt > 0) {
-            m_velocityGrid = FitVelocityGrid(m_bounds);
             m_gridVelocity0.assign(m_velocityGrid.PointCount(), glm::vec3(0.0f));
             MarkNeeded(m_velocityGrid, m_tracers.position);
             EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridVelocity0);
@@ -481,7 +512,8 @@ StepReport Simulation::Step() {
     // and the next step's first.
     m_nextVelocity.resize(nv);
     m_nextStretch.resize(nv);
-    EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, &treeMs, &velocityMs);
+    EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, &treeMs, &velocityMs,
+                    nt > 0 ? &m_nextGrid : nullptr);
     tick = Now();
     if (nt > 0) {
         m_gridVelocity1.resize(m_nextGrid.PointCount());

@@ -11,6 +11,7 @@
 
 #include "aabb.h"
 #include "baroclinic.h"
+#include "grid_solver.h"
 #include "params.h"
 #include "particles.h"
 #include "pse.h"
@@ -139,9 +140,12 @@ public:
 
 private:
     void LoadSources(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity);
+    /// Velocity and stretching at the vortons. With the grid solver the
+    /// solve runs on `solverGrid` if given (it then also gives the tracer grid),
+    /// else on a grid fitted to the vortons.
     void EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
                          std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
-                         double* velocityMs);
+                         double* velocityMs, const GridGeometry* solverGrid = nullptr);
     /// The tracer velocity grid over `box`: cells of velocityGridSpacing·h, at most velocityGridCells.
     GridGeometry FitVelocityGrid(const Aabb& box) const;
     /// Marks in m_gridNeeded the corners of the cells holding `points` (cleared first).
@@ -194,6 +198,7 @@ private:
 
     Lattice m_lattice;  // the seeding lattice, reused by remeshing
     Treecode m_tree;
+    GridSolver m_gridSolver;
     ParticleStrengthExchange m_pse;
     GridGeometry m_velocityGrid;  // geometry of m_gridVelocity0
     GridGeometry m_nextGrid;      // geometry of m_gridVelocity1

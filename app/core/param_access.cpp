@@ -72,8 +72,10 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
                     target.*member = Solver::Direct;
                 } else if (name == "tree") {
                     target.*member = Solver::Tree;
+                } else if (name == "grid") {
+                    target.*member = Solver::Grid;
                 } else {
-                    return Error{key + ": unknown solver " + value.dump() + " (valid: direct, tree)"};
+                    return Error{key + ": unknown solver " + value.dump() + " (valid: direct, tree, grid)"};
                 }
                 return Ok{};
             }

@@ -49,7 +49,7 @@ TEST_P(BlowUp, TooFastStopsAndNamesMaxSpeed) {
     EXPECT_NE(report.message.find("step 1"), std::string::npos) << report.message;
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, BlowUp, ::testing::Values(Solver::Direct, Solver::Tree),
+INSTANTIATE_TEST_SUITE_P(Solvers, BlowUp, ::testing::Values(Solver::Direct, Solver::Tree, Solver::Grid),
                          [](const auto& info) { return std::string(SolverName(info.param)); });
 
 TEST(BlowUpLimit, NormalRunStaysBelowMaxSpeed) {

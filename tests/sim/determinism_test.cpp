@@ -36,7 +36,7 @@ TEST_P(Determinism, DyeDropIsBitwiseTheSameForAnyThreadCount) {
     EXPECT_NE(HashAfter(setup, 9, 1), one);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, Determinism, ::testing::Values(Solver::Direct, Solver::Tree),
+INSTANTIATE_TEST_SUITE_P(Solvers, Determinism, ::testing::Values(Solver::Direct, Solver::Tree, Solver::Grid),
                          [](const auto& info) { return std::string(SolverName(info.param)); });
 
 TEST(Determinism, ResetReproducesTheRun) {
