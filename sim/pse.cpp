@@ -131,11 +131,24 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
             float sumX = 0.0f, sumY = 0.0f, sumZ = 0.0f;
             F4 accX{}, accY{}, accZ{};
             const F4 xp4 = F4{} + xp.x, yp4 = F4{} + xp.y, zp4 = F4{} + xp.z;
+            // Only the rows of cells the sphere of reach around x_p meets,
+            // and of each row only the cells its chord spans; padded, so the
+            // cutoff test below (symmetric in p and q) decides every pair.
+            const glm::vec3 rel = xp - m_cells.origin;
+            const float reachPad = 1.001f * reach;
             for (int k = lo.z; k <= hi.z; ++k) {
+                const float gz = std::max({0.0f, float(k) * h - rel.z, rel.z - float(k + 1) * h});
                 for (int j = lo.y; j <= hi.y; ++j) {
-                    // Cells lo.x..hi.x of this row are one run of the sorted arrays.
-                    const std::uint32_t begin = m_start[m_cells.Index(lo.x, j, k)];
-                    const std::uint32_t end = m_start[m_cells.Index(hi.x, j, k) + 1];
+                    const float gy = std::max({0.0f, float(j) * h - rel.y, rel.y - float(j + 1) * h});
+                    const float chord2 = reachPad * reachPad - gy * gy - gz * gz;
+                    if (chord2 <= 0.0f) continue;
+                    const float chord = std::sqrt(chord2);
+                    const int i0 = std::max(lo.x, int(std::floor((rel.x - chord) / h)));
+                    const int i1 = std::min(hi.x, int(std::floor((rel.x + chord) / h)));
+                    if (i0 > i1) continue;
+                    // Cells i0..i1 of this row are one run of the sorted arrays.
+                    const std::uint32_t begin = m_start[m_cells.Index(i0, j, k)];
+                    const std::uint32_t end = m_start[m_cells.Index(i1, j, k) + 1];
                     // The self term is exactly zero (V_p α_p − V_p α_p), so p needs no skip.
                     if (uniform) {
                         // One ε for all pairs: no divisions; four candidates
