@@ -255,19 +255,44 @@ GridGeometry Simulation::FitVelocityGrid(const Aabb& box) const {
     }
 }
 
+namespace {
+/// Point mask from a cell mask (cells[o] set for the cell whose lower corner
+/// is point o): a point is needed if one of the up to 8 cells around it is.
+void ExpandCellMask(const GridGeometry& grid, std::span<const std::uint8_t> cells, std::vector<std::uint8_t>& points) {
+    const glm::ivec3 n = grid.points;
+    points.resize(grid.PointCount());
+    const std::size_t sy = std::size_t(n.x), sz = sy * std::size_t(n.y);
+    tbb::parallel_for(tbb::blocked_range<int>(0, n.z), [&](const tbb::blocked_range<int>& r) {
+        for (int k = r.begin(); k != r.end(); ++k) {
+            for (int j = 0; j < n.y; ++j) {
+                for (int i = 0; i < n.x; ++i) {
+                    std::uint8_t any = 0;
+                    for (int dk = std::max(0, k - 1); dk <= k; ++dk) {
+                        for (int dj = std::max(0, j - 1); dj <= j; ++dj) {
+                            const std::size_t row = std::size_t(dk) * sz + std::size_t(dj) * sy;
+                            any |= cells[row + std::size_t(i)] | (i > 0 ? cells[row + std::size_t(i - 1)] : 0);
+                        }
+                    }
+                    points[std::size_t(k) * sz + std::size_t(j) * sy + std::size_t(i)] = any;
+                }
+            }
+        }
+    });
+}
+}  // namespace
+
 void Simulation::MarkNeeded(const GridGeometry& grid, std::span<const glm::vec3> points) {
     // Only the corners of cells that hold a tracer are ever interpolated from;
     // much of the box is empty (two separated drops, a ring and its wake).
     // Every writer stores the same 1, so the mask does not depend on the order.
-    m_gridNeeded.assign(grid.PointCount(), 0);
+    m_gridMissing.assign(grid.PointCount(), 0);
     const GridSampler sampler(grid);
     ParallelFor(points.size(), [&](std::size_t i) {
         GridSampler::Float4 f;
         const std::size_t o = sampler.Cell(points[i], &f);
-        for (int c = 0; c < 8; ++c) {
-            std::atomic_ref<std::uint8_t>(m_gridNeeded[o + sampler.CornerOffset(c)]).store(1, std::memory_order_relaxed);
-        }
+        std::atomic_ref<std::uint8_t>(m_gridMissing[o]).store(1, std::memory_order_relaxed);
     });
+    ExpandCellMask(grid, m_gridMissing, m_gridNeeded);
 }
 
 void Simulation::EvaluateGridPoints(const GridGeometry& grid, std::span<const std::uint8_t> mask,
@@ -486,25 +511,35 @@ StepReport Simulation::Step() {
         nextBounds.Grow(grown);
         m_nextGrid = FitVelocityGrid(nextBounds);
     }
+    // The grid solver gives every grid point; the others evaluate only the
+    // corners of cells that hold a predicted tracer.
+    const bool masked = p.solver != Solver::Grid;
     {
         const GridSampler sample0(m_velocityGrid), sample1(m_nextGrid);
-        m_gridNeeded.assign(nt > 0 ? m_nextGrid.PointCount() : 0, 0);
+        const std::size_t points = nt > 0 ? m_nextGrid.PointCount() : 0;
+        m_gridMissing.assign(points, 0);  // first the cells holding a predicted tracer
         const glm::vec3 u8 = p.freeStream;
         glm::vec3* position = m_tracers.position.data();
         glm::vec3* velocity = m_tracers.velocity.data();
-        std::uint8_t* needed = m_gridNeeded.data();
+        std::uint8_t* cells = m_gridMissing.data();
         const GridSampler::Float4* packed0 = m_gridPacked0.data();
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nt, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t i = r.begin(); i != r.end(); ++i) {
                 const glm::vec3 u0 = sample0.Sample(packed0, position[i]) + u8;
                 velocity[i] = u0;
+                if (!masked) continue;
                 GridSampler::Float4 f;
                 const std::size_t o = sample1.Cell(position[i] + dt * u0, &f);
-                for (int c = 0; c < 8; ++c) {
-                    std::atomic_ref<std::uint8_t>(needed[o + sample1.CornerOffset(c)]).store(1, std::memory_order_relaxed);
-                }
+                std::atomic_ref<std::uint8_t>(cells[o]).store(1, std::memory_order_relaxed);
             }
         });
+        if (points == 0) {
+            m_gridNeeded.clear();
+        } else if (masked) {
+            ExpandCellMask(m_nextGrid, m_gridMissing, m_gridNeeded);
+        } else {
+            m_gridNeeded.assign(points, 1);
+        }
     }
     m_stageMs[int(Stage::Advection)] += Elapsed(tick);
 
@@ -532,6 +567,7 @@ StepReport Simulation::Step() {
     };
     const bool moveAfter = !m_bodies.empty() || glm::dot(p.freeStream, p.freeStream) > 0.0f;
     m_gridMissing.assign(nt > 0 ? m_nextGrid.PointCount() : 0, 0);
+    const bool checkMissing = masked && !moveAfter;
     TracerScan tracerScan;
     {
         const GridSampler sample1(m_nextGrid);
@@ -558,7 +594,7 @@ StepReport Simulation::Step() {
                         continue;
                     }
                     acc.box.Grow(x);
-                    if (moveAfter) continue;  // checked after the bodies and emitters moved them
+                    if (!checkMissing) continue;  // none, or checked after the bodies and emitters moved them
                     const std::size_t o1 = sample1.Cell(x, &f);
                     if (o1 == o) continue;
                     for (int c = 0; c < 8; ++c) {
@@ -591,7 +627,7 @@ StepReport Simulation::Step() {
         const std::uint8_t* needed = m_gridNeeded.data();
         std::uint8_t* missing = m_gridMissing.data();
         std::atomic<bool> anyMissing{false};
-        ParallelFor(nt, [&](std::size_t i) {
+        if (masked) ParallelFor(nt, [&](std::size_t i) {
             GridSampler::Float4 f;
             const std::size_t o = sample1.Cell(m_tracers.position[i], &f);
             for (int c = 0; c < 8; ++c) {
