@@ -38,23 +38,11 @@ int RecordingFps(float dt) { return std::clamp(int(std::lround(1.0 / double(dt))
 
 }  // namespace
 
-void StepHistory::Push(float value) {
-    if (m_values.size() < kCapacity) {
-        m_values.push_back(value);
-        return;
-    }
-    m_values[m_next] = value;
-    m_next = (m_next + 1) % kCapacity;
-}
-
-float StepHistory::Latest() const {
-    if (m_values.empty()) return 0.0f;
-    return m_values[(m_next + m_values.size() - 1) % m_values.size()];
-}
-
-DemoApp::DemoApp(const Options& options, Scene scene) : m_options(options), m_scene(std::move(scene)) {}
+DemoApp::DemoApp(const Options& options, Scene scene)
+    : m_options(options), m_scene(std::move(scene)), m_setup(m_scene.setup), m_previousSetup(m_setup) {}
 
 DemoApp::~DemoApp() {
+    m_worker.reset();  // waits for a step in progress
     if (m_recorder.IsRecording()) {
         if (Status s = m_recorder.Stop(); !s) std::cerr << "vorton: recording: " << s.error() << "\n";
     }
@@ -67,8 +55,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     std::unique_ptr<DemoApp> app(new DemoApp(options, std::move(scene)));
     app->m_sceneNames = ListSceneNames(DataDirectory() / "scenes");
     app->SetThreads(options.threads);
-    app->m_sim = std::make_unique<Simulation>(app->m_scene.setup);
-    app->ForgetBodies();
+    auto sim = std::make_unique<Simulation>(app->m_scene.setup);
     app->m_paused = options.paused;
     app->m_recordPanel = options.recordPanel;
 
@@ -92,14 +79,21 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
         app->m_imgui = std::move(imgui.value());
     }
     app->ResetCamera();
-    if (Status s = app->m_outputs.Open(options, *app->m_sim); !s) return Error{s.error()};
+    RunOutputs outputs;
+    if (Status s = outputs.Open(options, *sim); !s) return Error{s.error()};
+    // A window given --frames stops stepping there; headless frames step one by one anyway.
+    const std::int64_t maxSteps = options.headless ? -1 : options.frames;
+    app->m_worker = std::make_unique<SimWorker>(std::move(sim), app->m_threads, std::move(outputs), maxSteps);
+    SimWorker::FrameRequest first;  // takes the initial state; nothing to post yet
+    first.threads = app->m_threads;
+    std::vector<std::string> errors;
+    app->m_worker->Sync(first, app->m_front, errors);
     if (!options.record.empty()) app->ToggleRecording(options.record);
     return app;
 }
 
 void DemoApp::SetThreads(int threads) {
     m_threads = threads > 0 ? threads : tbb::info::default_concurrency();
-    m_arena = std::make_unique<tbb::task_arena>(m_threads);
 }
 
 void DemoApp::ResetCamera() {
@@ -108,11 +102,8 @@ void DemoApp::ResetCamera() {
 }
 
 void DemoApp::FollowDye() {
-    const Tracers& t = m_sim->GetTracers();
-    if (!m_view.followDye || t.Size() == 0) return;
-    glm::dvec3 sum(0.0);
-    for (const glm::vec3& x : t.position) sum += glm::dvec3(x);
-    const glm::vec3 centroid = glm::vec3(sum / double(t.Size()));
+    if (!m_view.followDye || m_front.tracerPositions.empty()) return;
+    const glm::vec3 centroid = m_front.tracerCentroid;  // summed by the worker, once per step
     // Ease towards it so the view glides rather than jumps.
     platform::CameraPose pose = m_camera.Pose();
     pose.target += 0.1f * (centroid - pose.target);
@@ -137,7 +128,7 @@ void DemoApp::ToggleRecording(const std::string& path) {
         return;
     }
     const glm::ivec2 size = m_context->FramebufferSize();
-    if (Status s = m_recorder.Start(path, size.x, size.y, RecordingFps(m_sim->Params().dt)); !s) {
+    if (Status s = m_recorder.Start(path, size.x, size.y, RecordingFps(m_setup.params.dt)); !s) {
         SetStatus("cannot record: " + s.error() + " (the simulation goes on)", true);
         m_outputFailed = true;
         return;
@@ -183,6 +174,7 @@ void DemoApp::HandleInput() {
     if (pressed(GLFW_KEY_B)) m_view.showBounds = !m_view.showBounds;
     if (pressed(GLFW_KEY_F)) m_view.followDye = !m_view.followDye;
     if (pressed(GLFW_KEY_H)) m_view.showPanel = !m_view.showPanel;
+    if (pressed(GLFW_KEY_T)) m_view.showTimings = !m_view.showTimings;
     if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) m_screenshotRequested = true;
     if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
 }
@@ -197,8 +189,8 @@ platform::Ray DemoApp::CursorRay(GLFWwindow* window, glm::vec2 cursor) const {
 
 DemoApp::BodyHit DemoApp::PickBody(const platform::Ray& ray) const {
     BodyHit nearest;
-    const auto bodies = m_sim->Bodies();
-    const auto& specs = m_sim->Setup().bodies;
+    const auto& bodies = m_front.bodies;
+    const auto& specs = DrawnSetup().bodies;
     for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
         // |o + t·d − c|² = R² with |d| = 1: t = b ± √(b² − |o − c|² + R²), b = d·(c − o).
         const glm::vec3 toCenter = bodies[i].position - ray.origin;
@@ -230,7 +222,8 @@ void DemoApp::HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 d
             m_grabbedBody = hit.body;
             m_selectedBody = hit.body;
             m_grabPoint = ray.origin + hit.distance * ray.direction;
-            m_grabOffset = m_sim->Bodies()[std::size_t(hit.body)].position - m_grabPoint;
+            m_grabOffset = m_front.bodies[std::size_t(hit.body)].position - m_grabPoint;
+            m_postedTarget.reset();
         } else {
             m_drag = Drag::Orbit;
         }
@@ -240,7 +233,7 @@ void DemoApp::HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 d
 
 void DemoApp::UpdateGrab(GLFWwindow* window, glm::vec2 cursor) {
     if (m_drag != Drag::Grab) return;
-    if (m_grabbedBody < 0 || std::size_t(m_grabbedBody) >= m_sim->Bodies().size()) {
+    if (m_grabbedBody < 0 || std::size_t(m_grabbedBody) >= m_front.bodies.size()) {
         m_drag = Drag::None;
         m_grabbedBody = -1;
         return;
@@ -261,36 +254,40 @@ void DemoApp::UpdateGrab(GLFWwindow* window, glm::vec2 cursor) {
     const float along = glm::dot(ray.direction, forward);  // > 0 for any ray inside the view
     const float t = glm::dot(m_grabPoint - ray.origin, forward) / along;
     if (along > 1e-4f && t > 0.0f) m_grabPoint = ray.origin + t * ray.direction;
-    m_sim->GrabBody(std::size_t(m_grabbedBody), m_grabPoint + m_grabOffset);
+    const glm::vec3 target = m_grabPoint + m_grabOffset;
+    if (m_postedTarget && *m_postedTarget == target) return;
+    m_postedTarget = target;
+    PostGrab({.body = std::size_t(m_grabbedBody), .hold = true, .target = target});
 }
 
 void DemoApp::ReleaseGrab() {
-    if (m_drag == Drag::Grab && m_grabbedBody >= 0 && std::size_t(m_grabbedBody) < m_sim->Bodies().size()) {
-        m_sim->ReleaseBody(std::size_t(m_grabbedBody));
+    if (m_drag == Drag::Grab && m_grabbedBody >= 0 && std::size_t(m_grabbedBody) < m_front.bodies.size()) {
+        PostGrab({.body = std::size_t(m_grabbedBody), .hold = false});
     }
     if (m_drag == Drag::Grab) m_drag = Drag::None;
     m_grabbedBody = -1;
+    m_postedTarget.reset();
+}
+
+void DemoApp::PostGrab(SimWorker::GrabCommand command) {
+    // One command per body per frame: the latest.
+    for (SimWorker::GrabCommand& g : m_grabs) {
+        if (g.body == command.body) {
+            g = command;
+            return;
+        }
+    }
+    m_grabs.push_back(command);
 }
 
 void DemoApp::ForgetBodies() {
-    // The simulation was rebuilt or reset: its bodies are no longer held. The button stays
-    // down until released, so the drag ends here rather than turning into an orbit.
+    // The simulation is being rebuilt or reset: its bodies will no longer be held. The button
+    // stays down until released, so the drag ends here rather than turning into an orbit.
     if (m_drag == Drag::Grab) m_drag = Drag::None;
     m_grabbedBody = -1;
     m_hoveredBody = -1;
-    const std::size_t n = m_sim->Bodies().size();
-    m_bodyHistories.assign(n, BodyHistory{});
-    if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= n) m_selectedBody = 0;
-    RecordBodyHistories();  // the initial state
-}
-
-void DemoApp::RecordBodyHistories() {
-    const auto bodies = m_sim->Bodies();
-    m_bodyHistories.resize(bodies.size());
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-        m_bodyHistories[i].height.Push(bodies[i].position.z);
-        m_bodyHistories[i].speed.Push(glm::length(bodies[i].velocity));
-    }
+    m_postedTarget.reset();
+    m_grabs.clear();  // the worker forgets holds at a reset anyway; releases are moot
 }
 
 void DemoApp::ApplyRequests() {
@@ -301,9 +298,13 @@ void DemoApp::ApplyRequests() {
         if (!scene) {
             SetStatus(scene.error(), true);
         } else {
+            // Drawn with the old setup until the worker has built the new simulation.
+            if (m_front.sceneId == m_sceneId) m_previousSetup = m_setup;
             m_scene = std::move(scene.value());
-            m_sim = std::make_unique<Simulation>(m_scene.setup);
-            m_blowUp.clear();
+            m_setup = m_scene.setup;
+            m_newScene = m_setup;
+            ++m_sceneId;
+            m_resetRequested = false;  // a new scene starts afresh anyway
             m_selectedBody = 0;
             ForgetBodies();
             ResetCamera();
@@ -311,64 +312,77 @@ void DemoApp::ApplyRequests() {
             if (GLFWwindow* window = m_context->Window()) glfwSetWindowTitle(window, ("vorton: " + name).c_str());
         }
     }
-    if (m_resetRequested) {
-        m_resetRequested = false;
-        m_sim->Reset();
-        m_blowUp.clear();
-        ForgetBodies();
-    }
+    if (m_resetRequested) ForgetBodies();
 }
 
-void DemoApp::StepSimulation() {
-    m_steppedThisFrame = false;
-    const bool step = m_blowUp.empty() && (!m_paused || m_stepRequested);
-    m_stepRequested = false;
-    if (!step) return;
-    StepReport report;
-    m_arena->execute([&] { report = m_sim->Step(); });
-    if (!report.ok) {
-        m_blowUp = report.message;
+bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
+    const bool canStep = allowStep && m_blowUp.empty();
+    SimWorker::FrameRequest request;
+    request.newScene = m_newScene ? &*m_newScene : nullptr;
+    request.sceneId = m_sceneId;
+    request.setup = m_setupEdited ? &m_setup : nullptr;
+    request.reset = m_resetRequested;
+    request.grabs = m_grabs;
+    request.threads = m_threads;
+    request.showVortons = m_view.showVortons;
+    request.run = canStep && !m_paused;
+    request.singleStep = canStep && m_stepRequested;
+    request.lockStep = lockStep;
+    const std::uint64_t stepsBefore = m_front.stepsCompleted;
+    const bool fresh = m_worker->Sync(request, m_front, m_workerErrors);
+    m_newScene.reset();
+    m_setupEdited = false;
+    m_resetRequested = false;
+    m_grabs.clear();
+    if (allowStep) m_stepRequested = false;  // handed over, or dropped after a blow-up as before
+
+    for (std::string& error : m_workerErrors) {
+        SetStatus(std::move(error), true);
+        m_outputFailed = true;
+    }
+    m_workerErrors.clear();
+    if (!fresh) return false;
+    if (m_front.blowUp.empty()) {
+        m_blowUp.clear();
+    } else if (m_blowUp.empty()) {
+        m_blowUp = m_front.blowUp;
         m_paused = true;
-        SetStatus(report.message + ". Paused: lower dt or the density deviation, then Reset.", true);
-        return;
+        SetStatus(m_blowUp + ". Paused: lower dt or the density deviation, then Reset.", true);
     }
-    m_steppedThisFrame = true;
-    m_stepMsHistory.push_back(float(m_sim->LastStepMs()));
-    if (m_stepMsHistory.size() > 240) m_stepMsHistory.erase(m_stepMsHistory.begin());
-    RecordBodyHistories();
-    if (!m_runOutputsStopped) {
-        if (Status s = m_outputs.AfterStep(*m_sim); !s) {
-            SetStatus(s.error() + " (outputs stopped; the simulation goes on)", true);
-            m_outputFailed = true;
-            m_runOutputsStopped = true;
-        }
-    }
+    if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= m_front.bodies.size()) m_selectedBody = 0;
+    if (m_grabbedBody >= 0 && std::size_t(m_grabbedBody) >= m_front.bodies.size()) ReleaseGrab();
+    return m_front.stepsCompleted != stepsBefore;
+}
+
+const SceneSetup& DemoApp::DrawnSetup() const {
+    return m_front.sceneId == m_sceneId ? m_setup : m_previousSetup;
 }
 
 void DemoApp::DrawScene() {
-    const Simulation& sim = *m_sim;
-    const auto& groups = sim.Setup().groups;
+    const SimSnapshot& sim = m_front;
+    const SceneSetup& setup = DrawnSetup();
+    const auto& groups = setup.groups;
     m_palette.resize(groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g) m_palette[g] = glm::vec4(groups[g].dye, 1.0f);
 
     render::FrameInput input;
     input.view = m_camera.MakeView(m_context->FramebufferSize());
-    input.tracerPositions = sim.GetTracers().position;
-    input.tracerGroups = sim.GetTracers().group;
+    // Uploaded straight from the snapshot, and only when it is a new one.
+    input.tracerPositions = sim.tracerPositions;
+    input.tracerPositionsVersion = sim.serial;
+    input.tracerGroups = sim.tracerGroups;
+    input.tracerGroupsVersion = sim.tracerGroupsVersion;
     input.groupColors = m_palette;
     input.tracerSize = m_view.tracerSize;
     input.tracerOpacity = m_view.tracerOpacity;
-    input.showVortons = m_view.showVortons;
-    if (m_view.showVortons) {
-        const Vortons& v = sim.GetVortons();
-        m_vortonStrength.resize(v.Size());
-        for (std::size_t k = 0; k < v.Size(); ++k) m_vortonStrength[k] = glm::length(v.vorticity[k]);
-        input.vortonPositions = v.position;
-        input.vortonStrength = m_vortonStrength;
-        input.vortonSize = sim.GetVortons().Size() ? 0.6f * v.radius[0] : 0.02f;
+    input.showVortons = m_view.showVortons && sim.hasVortons;
+    if (input.showVortons) {
+        input.vortonPositions = sim.vortonPositions;
+        input.vortonStrength = sim.vortonStrength;
+        input.vortonSize = sim.vortonSize;
     }
-    const auto bodies = sim.Bodies();
-    const auto& specs = sim.Setup().bodies;
+    const auto& bodies = sim.bodies;
+    const auto& specs = setup.bodies;
     m_spheres.clear();
     for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
         render::SphereInstance sphere;
@@ -381,13 +395,14 @@ void DemoApp::DrawScene() {
     }
     input.spheres = m_spheres;
     input.showBounds = m_view.showBounds;
-    input.boundsMin = sim.Bounds().min;
-    input.boundsMax = sim.Bounds().max;
+    input.boundsMin = sim.bounds.min;
+    input.boundsMax = sim.bounds.max;
     m_renderer->Draw(input);
 }
 
-void DemoApp::CaptureFrame(bool recordNow) {
-    if (!recordNow && !m_screenshotRequested) return;
+double DemoApp::CaptureFrame(bool recordNow) {
+    if (!recordNow && !m_screenshotRequested) return 0.0;
+    const auto start = std::chrono::steady_clock::now();
     m_context->ReadPixels(m_pixels);
     const glm::ivec2 size = m_context->FramebufferSize();
     if (recordNow) {
@@ -401,7 +416,7 @@ void DemoApp::CaptureFrame(bool recordNow) {
         m_screenshotRequested = false;
         char name[128];
         std::snprintf(name, sizeof name, "vorton_%s_%06lld.png", m_scene.name.c_str(),
-                      static_cast<long long>(m_sim->StepCount()));
+                      static_cast<long long>(m_front.stepCount));
         const std::filesystem::path file = std::filesystem::path(m_options.screenshotDir) / name;
         if (Status s = platform::WritePng(file, size.x, size.y, m_pixels.data()); !s) {
             SetStatus("screenshot: " + s.error(), true);
@@ -409,44 +424,80 @@ void DemoApp::CaptureFrame(bool recordNow) {
             SetStatus("saved " + file.string(), false);
         }
     }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 int DemoApp::Run() {
+    using Clock = std::chrono::steady_clock;
     const bool headless = m_context->IsHeadless();
     const std::int64_t frames = headless ? FramesWithoutWindow(m_options) : m_options.frames;
-    auto lastFrame = std::chrono::steady_clock::now();
-    // Frame 0 is recorded too, so a video starts from the initial state.
-    bool recordThisFrame = m_recorder.IsRecording();
+    const auto start = Clock::now();
+    auto lastFrame = start;
+    std::int64_t frameCount = 0;
+    double syncMsTotal = 0.0, drawMsTotal = 0.0;  // for the summary at the end
     bool first = true;
     while (!m_context->ShouldClose()) {
         m_context->PollEvents();
         HandleInput();
+        // m_front is the state the last frame showed.
+        if (!first && frames >= 0 && m_front.stepCount >= frames) break;
         ApplyRequests();
-        if (!first) {
-            if (frames >= 0 && m_sim->StepCount() >= frames) break;
-            StepSimulation();
-            if (headless && !m_blowUp.empty()) break;
-            recordThisFrame = m_steppedThisFrame && m_recorder.IsRecording();
-        }
+        // Every recorded frame is one step, and a headless run's output must not depend on
+        // timing: there the frame waits for its step. Frame 0 shows the initial state.
+        m_lockStep = headless || m_recorder.IsRecording();
+        const auto syncStart = Clock::now();
+        const bool stepped = SyncWithWorker(m_lockStep, !first || !m_lockStep);
+        syncMsTotal += std::chrono::duration<double, std::milli>(Clock::now() - syncStart).count();
+        if (headless && !m_blowUp.empty()) break;
+        const bool recordThisFrame = m_recorder.IsRecording() && (first || stepped);
         first = false;
 
+        const auto drawStart = Clock::now();
         FollowDye();
         m_context->BeginFrame();
         DrawScene();
-        if (!m_recordPanel) CaptureFrame(recordThisFrame);
+        double captureMs = m_recordPanel ? 0.0 : CaptureFrame(recordThisFrame);
         if (m_imgui) {
             m_imgui->NewFrame();
             if (m_view.showPanel || m_recordPanel) DrawPanel(*this);
+            if (m_view.showTimings) DrawTimings(*this);
             DrawRecordingIndicator(*this);
             m_imgui->Render();
         }
-        if (m_recordPanel) CaptureFrame(recordThisFrame);
+        if (m_recordPanel) captureMs = CaptureFrame(recordThisFrame);
+        const auto drawEnd = Clock::now();
         m_context->EndFrame();
+        ++frameCount;
 
-        const auto now = std::chrono::steady_clock::now();
+        const auto now = Clock::now();
         const double seconds = std::chrono::duration<double>(now - lastFrame).count();
+        const double drawMs = std::chrono::duration<double, std::milli>(drawEnd - drawStart).count() - captureMs;
         lastFrame = now;
         if (seconds > 0.0) m_fps = m_fps == 0.0 ? 1.0 / seconds : 0.9 * m_fps + 0.1 / seconds;
+        m_drawMs = m_drawMs == 0.0 ? drawMs : 0.9 * m_drawMs + 0.1 * drawMs;
+        drawMsTotal += drawMs;
+        // Over at least half a second, longer while steps are slower than that (up to 3 s,
+        // after which a paused simulation reads 0).
+        m_rateSeconds += seconds;
+        const bool anyStep = m_front.stepsCompleted != m_rateSteps;
+        if ((m_rateSeconds >= 0.5 && anyStep) || m_rateSeconds >= 3.0) {
+            m_stepsPerSecond = double(m_front.stepsCompleted - m_rateSteps) / m_rateSeconds;
+            m_rateSteps = m_front.stepsCompleted;
+            m_rateSeconds = 0.0;
+        }
+    }
+    // A free-running step in progress ends (its outputs and their errors count), then the
+    // worker stops; edits still pending are dropped.
+    m_resetRequested = m_setupEdited = false;
+    SyncWithWorker(/*lockStep=*/true, /*allowStep=*/false);
+    m_worker.reset();
+    const double wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (m_front.stepsCompleted > 0 && frameCount > 0) {
+        std::cerr << "vorton: " << m_scene.name << ": " << m_front.stepsCompleted << " steps, mean "
+                  << m_front.totalStepMs / double(m_front.stepsCompleted) << " ms/step; " << frameCount
+                  << " frames, mean " << 1000.0 * wallSeconds / double(frameCount) << " ms/frame (waiting for steps "
+                  << syncMsTotal / double(frameCount) << " ms, drawing " << drawMsTotal / double(frameCount)
+                  << " ms)\n";
     }
     if (m_recorder.IsRecording()) {
         const int recorded = m_recorder.FrameCount();

@@ -1,8 +1,13 @@
 #pragma once
 /// \file
 /// The interactive demo (and its headless twin): owns the GL context, the
-/// renderer, Dear ImGui, the camera, the simulation and the recorder, and runs
-/// the frame loop input → step → draw → UI → swap.
+/// renderer, Dear ImGui, the camera, the simulation worker and the recorder, and
+/// runs the frame loop input → sync with the worker → draw → UI → swap.
+///
+/// The simulation steps on its own thread (SimWorker) while this one draws the last
+/// finished step, so the window stays responsive however long a step takes. Recording
+/// and headless runs go in lock-step instead: each frame waits for its step, so every
+/// step is a frame, as before.
 
 #include <array>
 #include <cstdint>
@@ -11,8 +16,6 @@
 #include <string>
 #include <vector>
 
-#include <tbb/task_arena.h>
-
 #include "app/core/options.h"
 #include "app/core/run.h"
 #include "app/core/scene.h"
@@ -20,6 +23,7 @@
 #include "app/platform/imgui_layer.h"
 #include "app/platform/orbit_camera.h"
 #include "app/platform/recorder.h"
+#include "app/sim_worker.h"
 #include "render/renderer.h"
 #include "sim/simulation.h"
 
@@ -33,31 +37,10 @@ struct ViewSettings {
     bool showBounds = false;
     bool showPanel = true;
     bool followDye = false;        ///< camera target follows the tracers' centroid
+    bool showTimings = true;       ///< the timing window: stages, ms per step, steps/s, fps
     float tracerSize = 0.006f;     ///< m
     float tracerOpacity = 0.35f;   ///< 0..1
     std::array<char, 512> recordPath{};  ///< the panel's FILE.mp4 or DIR/ field
-};
-
-/// The last kCapacity values of one quantity, one per simulation step, kept in a ring.
-class StepHistory {
-public:
-    static constexpr std::size_t kCapacity = 600;
-
-    void Push(float value);
-    /// Values in storage order; the oldest is at Offset() (ImGui::PlotLines' values_offset).
-    const std::vector<float>& Values() const { return m_values; }
-    int Offset() const { return int(m_next); }
-    float Latest() const;
-
-private:
-    std::vector<float> m_values;
-    std::size_t m_next = 0;  // slot the next value overwrites once full
-};
-
-/// Per-step history of one rigid body, for the panel's plots.
-struct BodyHistory {
-    StepHistory height;  ///< z of the centre, m
-    StepHistory speed;   ///< |velocity|, m/s
 };
 
 class DemoApp {
@@ -71,7 +54,12 @@ public:
     int Run();
 
     // Used by the panel.
-    Simulation& Sim() { return *m_sim; }
+    /// The last finished state of the simulation (read-only: the worker owns the simulation).
+    const SimSnapshot& Snapshot() const { return m_front; }
+    /// The panel's copy of the setup; call SetupEdited() after changing it and the worker
+    /// applies it at the next step boundary.
+    SceneSetup& Setup() { return m_setup; }
+    void SetupEdited() { m_setupEdited = true; }
     const Scene& CurrentScene() const { return m_scene; }
     const std::vector<std::string>& SceneNames() const { return m_sceneNames; }
     ViewSettings& View() { return m_view; }
@@ -81,6 +69,7 @@ public:
     void RequestScene(const std::string& name) { m_pendingScene = name; }
     void RequestScreenshot() { m_screenshotRequested = true; }
     void ResetCamera();
+    /// Worker threads; a change recreates the worker's task arena at the next step boundary.
     int Threads() const { return m_threads; }
     void SetThreads(int threads);
     /// Starts or stops recording to `path` (FILE.mp4 or DIR/). Errors go to the status line.
@@ -91,11 +80,18 @@ public:
     const std::string& StatusMessage() const { return m_status; }
     bool StatusIsError() const { return m_statusIsError; }
     const std::string& BlowUp() const { return m_blowUp; }
+    /// Frames drawn per second, and the render thread's time per frame issuing it (uploads,
+    /// draw calls, ImGui; not the sync with the worker, the capture for a recording or the
+    /// buffer swap), ms; both smoothed.
     double Fps() const { return m_fps; }
-    const std::vector<float>& StepMsHistory() const { return m_stepMsHistory; }
-    /// Histories of the bodies since the last reset, in the order of Sim().Bodies().
-    const std::vector<BodyHistory>& BodyHistories() const { return m_bodyHistories; }
-    /// The body whose history the panel plots (an index into Sim().Bodies(); grabbing selects).
+    double DrawMs() const { return m_drawMs; }
+    /// Simulation steps finished per second of wall-clock time, over the last 0.5 to 3 s.
+    double StepsPerSecond() const { return m_stepsPerSecond; }
+    /// True while frames wait for their step (recording, headless).
+    bool LockStep() const { return m_lockStep; }
+    /// Histories of the bodies since the last reset, in the order of Snapshot().bodies.
+    const std::vector<BodyHistory>& BodyHistories() const { return m_front.bodyHistories; }
+    /// The body whose history the panel plots (an index into Snapshot().bodies; grabbing selects).
     int& SelectedBody() { return m_selectedBody; }
     /// The body under the cursor and the one held by the mouse; -1 for none.
     int HoveredBody() const { return m_hoveredBody; }
@@ -107,7 +103,7 @@ private:
     /// Left button: grab the sphere under the cursor and move it, or orbit over empty space.
     void HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 delta, bool uiMouse);
     struct BodyHit {
-        int body = -1;         ///< index into Sim().Bodies(); -1: none
+        int body = -1;         ///< index into Snapshot().bodies; -1: none
         float distance = 0.0f; ///< along the ray, m
     };
     /// The nearest body the ray hits.
@@ -116,21 +112,32 @@ private:
     void UpdateGrab(GLFWwindow* window, glm::vec2 cursor);
     platform::Ray CursorRay(GLFWwindow* window, glm::vec2 cursor) const;
     void ReleaseGrab();
-    /// Called after a reset or a scene change: no grab, fresh histories.
+    void PostGrab(SimWorker::GrabCommand command);
+    /// Called after a reset or a scene change: no grab.
     void ForgetBodies();
-    void RecordBodyHistories();
-    void StepSimulation();
+    /// Scene change and reset requests: load the scene, post them to the worker.
     void ApplyRequests();
+    /// Hands this frame's edits to the worker and takes its latest snapshot. Returns true
+    /// when the snapshot holds a step this frame has not shown yet.
+    bool SyncWithWorker(bool lockStep, bool allowStep);
+    /// The setup the drawn snapshot was made with: the previous scene's until the worker has
+    /// built the new one.
+    const SceneSetup& DrawnSetup() const;
     void DrawScene();
     void FollowDye();
-    void CaptureFrame(bool recordNow);
+    /// Reads the frame back for the recorder and a requested screenshot. Returns the time it
+    /// took, ms (0 when neither wanted it).
+    double CaptureFrame(bool recordNow);
     void SetStatus(std::string message, bool error);
 
     Options m_options;
     Scene m_scene;
+    SceneSetup m_setup;          // the panel's copy (see Setup())
+    SceneSetup m_previousSetup;  // the last scene's, until the worker shows the new scene
+    std::uint64_t m_sceneId = 0;  // counts scene changes; SimSnapshot::sceneId follows
     std::vector<std::string> m_sceneNames;
-    std::unique_ptr<Simulation> m_sim;
-    std::unique_ptr<tbb::task_arena> m_arena;
+    std::unique_ptr<SimWorker> m_worker;
+    SimSnapshot m_front;
     int m_threads = 1;
 
     std::unique_ptr<platform::GlContext> m_context;
@@ -138,28 +145,31 @@ private:
     std::unique_ptr<platform::ImGuiLayer> m_imgui;
     platform::OrbitCamera m_camera;
     platform::Recorder m_recorder;
-    RunOutputs m_outputs;
     ViewSettings m_view;
 
     bool m_paused = false;
     bool m_stepRequested = false;
     bool m_resetRequested = false;
+    bool m_setupEdited = false;
     bool m_screenshotRequested = false;
     bool m_recordPanel = false;
-    bool m_steppedThisFrame = false;
+    bool m_lockStep = false;
     bool m_outputFailed = false;   // some output failed: exit status 3 at the end
-    bool m_runOutputsStopped = false;  // --stats / --dump-dir failed and stopped
     std::optional<std::string> m_pendingScene;
+    std::optional<SceneSetup> m_newScene;  // loaded, to post to the worker
+    std::vector<SimWorker::GrabCommand> m_grabs;  // to post to the worker
+    std::vector<std::string> m_workerErrors;
     std::string m_status;
     bool m_statusIsError = false;
     std::string m_blowUp;
     double m_fps = 0.0;
-    std::vector<float> m_stepMsHistory;
+    double m_drawMs = 0.0;
+    double m_stepsPerSecond = 0.0;
+    std::uint64_t m_rateSteps = 0;  // stepsCompleted at the start of the rate window
+    double m_rateSeconds = 0.0;     // length of the rate window so far, s
     std::vector<std::uint8_t> m_pixels;
     std::vector<glm::vec4> m_palette;
-    std::vector<float> m_vortonStrength;
     std::vector<render::SphereInstance> m_spheres;
-    std::vector<BodyHistory> m_bodyHistories;
     int m_selectedBody = 0;
 
     // Grabbing a body with the left button. The grab point is where the cursor took hold
@@ -172,6 +182,7 @@ private:
     int m_hoveredBody = -1;
     glm::vec3 m_grabPoint{0.0f};
     glm::vec3 m_grabOffset{0.0f};
+    std::optional<glm::vec3> m_postedTarget;  // the last target sent for the held body
 
     // Mouse state for the camera (the window's scroll callback adds to m_scroll).
     double m_lastX = 0.0, m_lastY = 0.0;

@@ -53,9 +53,19 @@ bool ParamWidget(Struct& target, const ParamInfo<Struct>& info, const char* labe
                 changed = ImGui::Checkbox(label, &(target.*member));
             } else {
                 static_assert(std::is_same_v<T, Solver>, "a ParamInfo member type without a widget");
+                // Every solver the parameter's range allows, by the names --set takes.
+                const int count = int(info.max) + 1;
                 int v = int(target.*member);
-                const char* names[] = {"direct", "tree"};
-                changed = ImGui::Combo(label, &v, names, 2);
+                const char* current = v < count ? SolverName(Solver(v)).data() : "";
+                if (ImGui::BeginCombo(label, current)) {
+                    for (int i = 0; i < count; ++i) {
+                        if (ImGui::Selectable(SolverName(Solver(i)).data(), i == v) && i != v) {
+                            v = i;
+                            changed = true;
+                        }
+                    }
+                    ImGui::EndCombo();
+                }
                 target.*member = Solver(v);
             }
         },
@@ -78,8 +88,8 @@ const ParamInfo<SimParams>* FindInfo(std::string_view key) {
     return nullptr;
 }
 
-/// Gravity as magnitude and direction (tilt from straight down, azimuth).
-void GravityWidget(SimParams& p) {
+/// Gravity as magnitude and direction (tilt from straight down, azimuth). Returns true when edited.
+bool GravityWidget(SimParams& p) {
     float magnitude = glm::length(p.gravity);
     glm::vec3 dir = magnitude > 0.0f ? p.gravity / magnitude : glm::vec3(0.0f, 0.0f, -1.0f);
     float tilt = std::acos(std::clamp(-dir.z, -1.0f, 1.0f)) * kDegrees;
@@ -93,6 +103,7 @@ void GravityWidget(SimParams& p) {
         const float t = tilt / kDegrees, a = azimuth / kDegrees;
         p.gravity = magnitude * glm::vec3(std::sin(t) * std::cos(a), std::sin(t) * std::sin(a), -std::cos(t));
     }
+    return changed;
 }
 
 void SceneSection(DemoApp& app) {
@@ -114,42 +125,32 @@ void SceneSection(DemoApp& app) {
 }
 
 void StatsSection(DemoApp& app) {
-    const Simulation& sim = app.Sim();
-    ImGui::Text("t = %.2f s   step %lld   %.1f FPS", sim.Time(), static_cast<long long>(sim.StepCount()), app.Fps());
-    ImGui::Text("%zu vortons, %zu tracers, %d threads", sim.GetVortons().Size(), sim.GetTracers().Size(),
-                app.Threads());
-    ImGui::Text("sim %.1f ms/step", sim.LastStepMs());
-    const auto& history = app.StepMsHistory();
-    if (!history.empty()) {
-        ImGui::PlotLines("##ms", history.data(), int(history.size()), 0, "ms per step", 0.0f,
-                         *std::max_element(history.begin(), history.end()) * 1.2f, ImVec2(0.0f, 40.0f));
-    }
-    if (ImGui::TreeNode("Stage timings")) {
-        for (int s = 0; s < kStageCount; ++s) {
-            const std::string_view name = StageName(Stage(s));
-            ImGui::Text("%-14.*s %7.2f ms", int(name.size()), name.data(), sim.LastStageTimes()[std::size_t(s)]);
-        }
-        ImGui::TreePop();
-    }
+    const SimSnapshot& sim = app.Snapshot();
+    ImGui::Text("t = %.2f s   step %lld   %.1f FPS", sim.time, static_cast<long long>(sim.stepCount), app.Fps());
+    ImGui::Text("%zu vortons, %zu tracers, %d threads", sim.vortonCount, sim.tracerPositions.size(), app.Threads());
+    ImGui::Text("sim %.1f ms/step, %.1f steps/s", sim.stepMs, app.StepsPerSecond());
+    ImGui::Checkbox("Timings (T)", &app.View().showTimings);
+    HelpMarker("a window with the time of each stage of a step, ms per step over time, steps/s and FPS");
 }
 
 void FluidSection(DemoApp& app) {
-    SimParams& p = app.Sim().Params();
+    SimParams& p = app.Setup().params;
     if (!ImGui::CollapsingHeader("Fluid", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    ParamWidget(p, *FindInfo("ambient_density"), "Ambient density (kg/m^3)", 10.0f, 1.0e4f);
-    GravityWidget(p);
-    ParamWidget(p, *FindInfo("viscosity"), "Viscosity (m^2/s)", 0.0f, 1.0e-3f);
+    bool edited = ParamWidget(p, *FindInfo("ambient_density"), "Ambient density (kg/m^3)", 10.0f, 1.0e4f);
+    edited |= GravityWidget(p);
+    edited |= ParamWidget(p, *FindInfo("viscosity"), "Viscosity (m^2/s)", 0.0f, 1.0e-3f);
     ImGui::Separator();
-    for (DensityGroup& g : app.Sim().Setup().groups) {
+    for (DensityGroup& g : app.Setup().groups) {
         ImGui::PushID(g.name.c_str());
         ImGui::TextUnformatted(g.name.c_str());
         for (const auto& info : GroupParamInfos()) {
             // A useful slider range: a few times the scene's own magnitude.
             const float span = std::max(100.0f, 4.0f * std::abs(g.densityDeviation));
-            ParamWidget(g, info, ParamLabel(info).c_str(), -span, span);
+            edited |= ParamWidget(g, info, ParamLabel(info).c_str(), -span, span);
         }
         ImGui::PopID();
     }
+    if (edited) app.SetupEdited();
 }
 
 /// A plot of one quantity over the last steps (oldest left), its latest value inside, and
@@ -169,12 +170,13 @@ void HistoryPlot(const char* id, const char* name, const char* unit, const StepH
 }
 
 void BodiesSection(DemoApp& app) {
-    std::vector<BodySpec>& specs = app.Sim().Setup().bodies;
-    const auto bodies = app.Sim().Bodies();
+    std::vector<BodySpec>& specs = app.Setup().bodies;
+    const auto& bodies = app.Snapshot().bodies;
     if (specs.empty() || bodies.empty()) return;
     if (!ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const std::vector<BodySpec>& sceneSpecs = app.CurrentScene().setup.bodies;
     int& selected = app.SelectedBody();
+    bool edited = false;
     for (std::size_t i = 0; i < specs.size() && i < bodies.size(); ++i) {
         BodySpec& spec = specs[i];
         const BodyState& b = bodies[i];
@@ -187,7 +189,7 @@ void BodiesSection(DemoApp& app) {
         for (const auto& info : BodyParamInfos()) {
             if (!info.live || !std::holds_alternative<bool BodySpec::*>(info.member)) continue;
             ImGui::SameLine();
-            ParamWidget(spec, info, ParamLabel(info).c_str(), 0.0f, 1.0f);
+            edited |= ParamWidget(spec, info, ParamLabel(info).c_str(), 0.0f, 1.0f);
         }
         ImGui::SameLine();
         ImGui::TextDisabled("%s", b.grabbed ? "held by the mouse" : spec.fixed ? "fixed" : "free");
@@ -202,7 +204,7 @@ void BodiesSection(DemoApp& app) {
                 low = std::min(0.01f, 0.25f * reference.radius);
                 high = std::max(0.5f, 4.0f * reference.radius);
             }
-            ParamWidget(spec, info, ParamLabel(info).c_str(), low, high);
+            edited |= ParamWidget(spec, info, ParamLabel(info).c_str(), low, high);
         }
         const glm::vec3 f = b.NetForce();
         ImGui::Text("height %.3f m   speed %.3f m/s", b.position.z, glm::length(b.velocity));
@@ -216,11 +218,12 @@ void BodiesSection(DemoApp& app) {
         ImGui::PopID();
         ImGui::Separator();
     }
+    if (edited) app.SetupEdited();
     if (selected < 0 || std::size_t(selected) >= bodies.size()) selected = 0;
     const auto& histories = app.BodyHistories();
     if (std::size_t(selected) < histories.size()) {
         const BodyHistory& h = histories[std::size_t(selected)];
-        const double seconds = double(std::max<std::size_t>(h.height.Values().size(), 1) - 1) * app.Sim().Params().dt;
+        const double seconds = double(std::max<std::size_t>(h.height.Values().size(), 1) - 1) * app.Setup().params.dt;
         ImGui::Text("%s over the last %.1f s", specs[std::size_t(selected)].name.c_str(), seconds);
         HistoryPlot("height", "height", "m", h.height);
         HistoryPlot("speed", "speed", "m/s", h.speed);
@@ -229,18 +232,20 @@ void BodiesSection(DemoApp& app) {
 }
 
 void SolverSection(DemoApp& app) {
-    SimParams& p = app.Sim().Params();
+    SimParams& p = app.Setup().params;
     if (!ImGui::CollapsingHeader("Solver")) return;
-    ParamWidget(p, *FindInfo("dt"), "Time step (s)", 0.001f, 0.05f);
-    ParamWidget(p, *FindInfo("solver"), "Solver", 0.0f, 1.0f);
-    ParamWidget(p, *FindInfo("tree_theta"), "Opening angle", 0.1f, 1.0f);
-    ParamWidget(p, *FindInfo("velocity_grid_cells"), "Velocity grid cells", 1000.0f, 262144.0f);
+    bool edited = ParamWidget(p, *FindInfo("dt"), "Time step (s)", 0.001f, 0.05f);
+    edited |= ParamWidget(p, *FindInfo("solver"), "Solver", 0.0f, 1.0f);
+    edited |= ParamWidget(p, *FindInfo("tree_theta"), "Opening angle", 0.1f, 1.0f);
+    edited |= ParamWidget(p, *FindInfo("velocity_grid_spacing"), "Velocity grid cell / h", 0.25f, 8.0f);
+    edited |= ParamWidget(p, *FindInfo("velocity_grid_cells"), "Velocity grid max cells", 1000.0f, 262144.0f);
     int threads = app.Threads();
     if (ImGui::SliderInt("Threads", &threads, 1, 64)) app.SetThreads(threads);
-    HelpMarker("worker threads of the simulation; results are identical for any count");
+    HelpMarker("worker threads of the simulation, applied at the next step; results are identical for any count");
     ImGui::TextDisabled("Applied on Reset:");
-    ParamWidget(p, *FindInfo("vorton_count"), "Vortons", 100.0f, 200000.0f);
-    ParamWidget(p, *FindInfo("tracer_count"), "Tracers", 1000.0f, 4000000.0f);
+    edited |= ParamWidget(p, *FindInfo("vorton_count"), "Vortons", 100.0f, 200000.0f);
+    edited |= ParamWidget(p, *FindInfo("tracer_count"), "Tracers", 1000.0f, 4000000.0f);
+    if (edited) app.SetupEdited();
 }
 
 void DisplaySection(DemoApp& app) {
@@ -251,10 +256,11 @@ void DisplaySection(DemoApp& app) {
     ImGui::Checkbox("Bounds (B)", &v.showBounds);
     ImGui::SameLine();
     ImGui::Checkbox("Follow dye (F)", &v.followDye);
+    ImGui::Checkbox("Timings (T)", &v.showTimings);
     ImGui::SliderFloat("Tracer size (m)", &v.tracerSize, 0.001f, 0.03f, "%.4f", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("Tracer opacity", &v.tracerOpacity, 0.02f, 1.0f, "%.2f");
     ImGui::TextDisabled("Mouse: left orbit or grab a sphere, right/middle pan, wheel zoom.");
-    ImGui::TextDisabled("H hides this panel.");
+    ImGui::TextDisabled("H hides this panel, T the timings.");
 }
 
 void RecordingSection(DemoApp& app) {
@@ -288,6 +294,52 @@ void DrawPanel(DemoApp& app) {
         ImGui::PushTextWrapPos(360.0f);
         ImGui::TextColored(color, "%s", app.StatusMessage().c_str());
         ImGui::PopTextWrapPos();
+    }
+    ImGui::End();
+}
+
+void DrawTimings(DemoApp& app) {
+    const SimSnapshot& sim = app.Snapshot();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    // Top right, below the REC indicator.
+    ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, 44.0f), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.7f);
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    if (!ImGui::Begin("Timings", &app.View().showTimings, flags)) {
+        ImGui::End();
+        return;
+    }
+    double stageSum = 0.0;
+    for (double ms : sim.stageMs) stageSum += ms;
+    ImGui::Text("step %lld, %d threads%s", static_cast<long long>(sim.stepCount), app.Threads(),
+                app.LockStep() ? ", lock-step" : "");
+    if (ImGui::BeginTable("stages", 3, ImGuiTableFlags_SizingFixedFit)) {
+        for (int s = 0; s < kStageCount; ++s) {
+            const std::string_view name = StageName(Stage(s));
+            const double ms = sim.stageMs[std::size_t(s)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%.*s", int(name.size()), name.data());
+            ImGui::TableNextColumn();
+            ImGui::Text("%8.2f ms", ms);
+            ImGui::TableNextColumn();
+            const float share = stageSum > 0.0 ? float(ms / stageSum) : 0.0f;
+            ImGui::ProgressBar(share, ImVec2(90.0f, ImGui::GetTextLineHeight()), "");
+        }
+        ImGui::EndTable();
+    }
+    ImGui::Text("step %.1f ms (stages %.1f ms)", sim.stepMs, stageSum);
+    ImGui::Text("%.1f steps/s   %.1f FPS (draw %.1f ms)", app.StepsPerSecond(), app.Fps(), app.DrawMs());
+    HelpMarker("draw: the render thread's time issuing a frame (tracer upload, draw calls, this UI), "
+               "without waiting for a step, recording or the buffer swap");
+    const StepHistory& history = sim.stepMsHistory;
+    if (!history.Values().empty()) {
+        const float highest = *std::max_element(history.Values().begin(), history.Values().end());
+        char overlay[48];
+        std::snprintf(overlay, sizeof overlay, "ms per step, max %.1f", highest);
+        ImGui::PlotLines("##step_ms", history.Values().data(), int(history.Values().size()), history.Offset(),
+                         overlay, 0.0f, highest * 1.2f, ImVec2(260.0f, 60.0f));
     }
     ImGui::End();
 }

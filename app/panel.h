@@ -11,6 +11,9 @@ class DemoApp;
 /// Scene picker, run controls, fluid and solver parameters, density groups,
 /// display options, recording, and timings. Call between ImGui NewFrame/Render.
 void DrawPanel(DemoApp& app);
+/// The timing window: each stage of the last step, ms per step and its plot over the last
+/// steps, steps per second and frames per second. Closing it clears View().showTimings.
+void DrawTimings(DemoApp& app);
 /// A red "REC n" in the top-left corner while recording.
 void DrawRecordingIndicator(DemoApp& app);
 

@@ -282,9 +282,23 @@ void Renderer::DrawTracers(const FrameInput& input, float pointScale) {
     glUniform1f(m_tracers.Uniform("uEdge"), kTracerEdge);
 
     glBindVertexArray(m_tracerVao);
-    m_tracerPositions.Upload(input.tracerPositions.data(), count * sizeof(glm::vec3));
+    // A million tracers are 12 MB a frame: skip the upload when the caller says they are the
+    // ones already in the buffer (a window drawing faster than the simulation steps).
+    const auto stale = [count](std::uint64_t version, std::uint64_t uploaded,
+                               std::size_t uploadedCount) {
+        return version == 0 || version != uploaded || count != uploadedCount;
+    };
+    if (stale(input.tracerPositionsVersion, m_tracerPositionsVersion, m_tracerPositionsCount)) {
+        m_tracerPositions.Upload(input.tracerPositions.data(), count * sizeof(glm::vec3));
+        m_tracerPositionsVersion = input.tracerPositionsVersion;
+        m_tracerPositionsCount = count;
+    }
     if (input.tracerGroups.size() >= count) {
-        m_tracerGroups.Upload(input.tracerGroups.data(), count * sizeof(std::uint16_t));
+        if (stale(input.tracerGroupsVersion, m_tracerGroupsVersion, m_tracerGroupsCount)) {
+            m_tracerGroups.Upload(input.tracerGroups.data(), count * sizeof(std::uint16_t));
+            m_tracerGroupsVersion = input.tracerGroupsVersion;
+            m_tracerGroupsCount = count;
+        }
         glEnableVertexAttribArray(1);
     } else {
         // A disabled array reads the current generic value instead: group 0 for everyone.

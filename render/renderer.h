@@ -48,6 +48,11 @@ struct FrameInput {
     /// Per tracer, index into groupColors (same length as tracerPositions). If empty or shorter,
     /// every tracer uses group 0. Indices past the palette use its last colour.
     std::span<const std::uint16_t> tracerGroups;
+    /// Names the contents of tracerPositions (and of tracerGroups): when non-zero and equal to
+    /// the previous Draw's, with the same length, the buffer uploaded then is drawn again and
+    /// the span is not read. 0: upload every Draw.
+    std::uint64_t tracerPositionsVersion = 0;
+    std::uint64_t tracerGroupsVersion = 0;
     /// RGBA dye colour per group, up to kMaxGroups entries; alpha scales opacity. Empty: pale grey.
     std::span<const glm::vec4> groupColors;
     float tracerSize = 0.006f;    ///< world-space diameter of a tracer sprite, m
@@ -80,8 +85,9 @@ public:
     /// box, tracers (soft round point sprites, world-size with perspective, coloured by group)
     /// and optional vortons, blended and depth tested so the spheres hide what is behind them;
     /// sprites write no depth, so they never hide each other. Uploads each span at most once per
-    /// call. Leaves GL state as ImGui's backend expects: no program/VAO bound, depth test,
-    /// blending and face culling off, depth writes on.
+    /// call, the tracers only when their version changed (FrameInput::tracerPositionsVersion).
+    /// Leaves GL state as ImGui's backend expects: no program/VAO bound, depth test, blending and
+    /// face culling off, depth writes on.
     void Draw(const FrameInput& input);
 
 private:
@@ -107,6 +113,11 @@ private:
     int m_sphereIndexCount = 0;
     DynamicBuffer m_tracerPositions;
     DynamicBuffer m_tracerGroups;
+    // What the tracer buffers hold: version (0: unknown) and element count.
+    std::uint64_t m_tracerPositionsVersion = 0;
+    std::uint64_t m_tracerGroupsVersion = 0;
+    std::size_t m_tracerPositionsCount = 0;
+    std::size_t m_tracerGroupsCount = 0;
     DynamicBuffer m_vortonPositions;
     DynamicBuffer m_vortonStrengths;
     DynamicBuffer m_lineVertices;

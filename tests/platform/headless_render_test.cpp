@@ -180,6 +180,37 @@ TEST_F(HeadlessRender, VortonsAndBoundsDraw) {
     EXPECT_GT(light, 100) << "the bounding box edges should show as light lines";
 }
 
+TEST_F(HeadlessRender, SameTracerVersionDrawsTheUploadedTracersAgain) {
+    // A sprite uploaded as version 5; a second Draw with version 5 but the sprite moved must
+    // not read the new span; version 6 must, and version 0 uploads every time.
+    const std::vector<glm::vec3> here = {{0.0f, 0.15f, 0.0f}};
+    const std::vector<glm::vec3> there = {{0.0f, -0.15f, 0.0f}};
+    const std::vector<std::uint16_t> groups = {0};
+    const std::vector<glm::vec4> palette = {kBlue};
+    FrameInput input = Input();
+    input.groupColors = palette;
+    input.tracerGroups = groups;
+    input.tracerGroupsVersion = 1;
+    input.tracerOpacity = 1.0f;
+    input.tracerSize = 0.1f;
+    input.tracerPositions = here;
+    input.tracerPositionsVersion = 5;
+    const auto first = Render(input);
+    int blue = 0;
+    for (int y = 0; y < kHeight; ++y) {
+        for (int x = 0; x < kWidth; ++x) blue += IsBlue(PixelAt(first, kWidth, x, y)) ? 1 : 0;
+    }
+    ASSERT_GT(blue, 20) << "the sprite should show";
+
+    input.tracerPositions = there;
+    EXPECT_EQ(Render(input), first) << "same version: the buffer is drawn as it was";
+    input.tracerPositionsVersion = 6;
+    EXPECT_NE(Render(input), first) << "a new version is uploaded";
+    input.tracerPositionsVersion = 0;
+    input.tracerPositions = here;
+    EXPECT_EQ(Render(input), first) << "version 0 uploads every time";
+}
+
 // --- Rigid spheres ------------------------------------------------------------------------------
 //
 // The camera looks at the origin from +x (yaw 0), 30 degrees above the xy plane, from 1 m. A

@@ -1,0 +1,272 @@
+#include "app/sim_worker.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <glm/geometric.hpp>
+
+namespace vorton {
+
+void StepHistory::Push(float value) {
+    if (m_values.size() < kCapacity) {
+        m_values.push_back(value);
+        return;
+    }
+    m_values[m_next] = value;
+    m_next = (m_next + 1) % kCapacity;
+}
+
+float StepHistory::Latest() const {
+    if (m_values.empty()) return 0.0f;
+    return m_values[(m_next + m_values.size() - 1) % m_values.size()];
+}
+
+bool SimWorker::Pending::Any() const {
+    return newScene || setup || reset || !grabs.empty() || threads || showVortons;
+}
+
+SimWorker::SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
+                     std::int64_t maxSteps)
+    : m_sim(std::move(sim)),
+      m_arena(std::make_unique<tbb::task_arena>(threads)),
+      m_threads(threads),
+      m_outputs(std::move(outputs)),
+      m_maxSteps(maxSteps),
+      m_postedThreads(threads) {
+    NewGeneration();
+    Fill(m_ready);
+    m_readyIsNew = true;
+    m_thread = std::thread([this] { Loop(); });
+}
+
+SimWorker::~SimWorker() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_quit = true;
+    }
+    m_wakeWorker.notify_one();
+    m_thread.join();
+}
+
+bool SimWorker::HasWork() const {
+    return m_pending.Any() || m_stepOnce || (m_run && m_frameToken);
+}
+
+bool SimWorker::Idle() const {
+    return !m_busy && !HasWork();
+}
+
+bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
+                     std::vector<std::string>& errors) {
+    std::unique_lock lock(m_mutex);
+    if (request.newScene) {
+        // The old scene's edits and grabs (body indices) mean nothing to the new one; a thread
+        // count or vorton display still waiting applies to it too.
+        m_pending.setup.reset();
+        m_pending.reset = false;
+        m_pending.grabs.clear();
+        m_pending.newScene = *request.newScene;
+        m_pending.sceneId = request.sceneId;
+    }
+    if (request.setup) m_pending.setup = *request.setup;
+    if (request.reset) m_pending.reset = true;
+    for (const GrabCommand& grab : request.grabs) {
+        auto same = std::find_if(m_pending.grabs.begin(), m_pending.grabs.end(),
+                                 [&](const GrabCommand& g) { return g.body == grab.body; });
+        if (same != m_pending.grabs.end()) {
+            *same = grab;
+        } else {
+            m_pending.grabs.push_back(grab);
+        }
+    }
+    if (request.threads != m_postedThreads) m_pending.threads = m_postedThreads = request.threads;
+    if (request.showVortons != m_postedVortons)
+        m_pending.showVortons = m_postedVortons = request.showVortons;
+
+    const bool step = request.run || request.singleStep;
+    if (request.lockStep) {
+        m_run = false;
+        m_frameToken = false;
+        // Edits first, and a free-running step in progress (recording just started) counts as
+        // this frame's step.
+        m_wakeWorker.notify_one();
+        m_wakeUi.wait(lock, [&] { return Idle(); });
+        if (step && m_publishedSteps == front.stepsCompleted) {
+            m_stepOnce = true;
+            m_wakeWorker.notify_one();
+            m_wakeUi.wait(lock, [&] { return Idle(); });
+        }
+    } else {
+        m_run = request.run;
+        m_frameToken = request.run;
+        if (request.singleStep) m_stepOnce = true;
+        if (HasWork()) m_wakeWorker.notify_one();
+    }
+
+    errors.insert(errors.end(), std::make_move_iterator(m_errors.begin()),
+                  std::make_move_iterator(m_errors.end()));
+    m_errors.clear();
+    if (!m_readyIsNew) return false;
+    std::swap(front, m_ready);
+    m_readyIsNew = false;
+    return true;
+}
+
+void SimWorker::Loop() {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_wakeWorker.wait(lock, [&] { return m_quit || HasWork(); });
+        if (m_quit) return;
+        Pending work = std::move(m_pending);
+        m_pending = Pending{};
+        const bool step = m_stepOnce || (m_run && m_frameToken);
+        m_stepOnce = false;
+        if (step) m_frameToken = false;
+        m_busy = true;
+        lock.unlock();
+
+        bool publish = Apply(work);
+        if (step && CanStep()) {
+            Step();
+            publish = true;
+        }
+        if (publish) Fill(m_back);
+
+        lock.lock();
+        if (publish) {
+            std::swap(m_back, m_ready);
+            m_readyIsNew = true;
+            m_publishedSteps = m_ready.stepsCompleted;
+        }
+        m_errors.insert(m_errors.end(), std::make_move_iterator(m_newErrors.begin()),
+                        std::make_move_iterator(m_newErrors.end()));
+        m_newErrors.clear();
+        m_busy = false;
+        m_wakeUi.notify_all();
+    }
+}
+
+bool SimWorker::Apply(Pending& work) {
+    bool changed = false;
+    if (work.newScene) {
+        // Seeding uses the arena like a step does.
+        m_arena->execute([&] { m_sim = std::make_unique<Simulation>(std::move(*work.newScene)); });
+        m_sceneId = work.sceneId;
+        NewGeneration();
+        changed = true;
+    }
+    if (work.setup) m_sim->Setup() = std::move(*work.setup);
+    if (work.threads && *work.threads != m_threads) {
+        // Results do not depend on the thread count, so the state carries on as it is.
+        m_threads = *work.threads;
+        m_arena = std::make_unique<tbb::task_arena>(m_threads);
+    }
+    if (work.showVortons) {
+        changed |= *work.showVortons && !m_showVortons;  // the snapshot lacks them
+        m_showVortons = *work.showVortons;
+    }
+    for (const GrabCommand& grab : work.grabs) {
+        if (grab.body >= m_sim->Bodies().size()) continue;
+        if (grab.hold) {
+            m_sim->GrabBody(grab.body, grab.target);
+        } else {
+            m_sim->ReleaseBody(grab.body);
+        }
+    }
+    if (work.reset) {
+        m_arena->execute([&] { m_sim->Reset(); });
+        NewGeneration();
+        changed = true;
+    }
+    return changed;
+}
+
+bool SimWorker::CanStep() const {
+    return m_blowUp.empty() && (m_maxSteps < 0 || m_sim->StepCount() < m_maxSteps);
+}
+
+void SimWorker::Step() {
+    StepReport report;
+    m_arena->execute([&] { report = m_sim->Step(); });
+    if (!report.ok) {
+        m_blowUp = report.message;
+        return;
+    }
+    ++m_stepsCompleted;
+    m_totalStepMs += m_sim->LastStepMs();
+    m_stepMsHistory.Push(float(m_sim->LastStepMs()));
+    RecordBodyHistories();
+    if (!m_outputsStopped) {
+        if (Status s = m_outputs.AfterStep(*m_sim); !s) {
+            m_newErrors.push_back(s.error() + " (outputs stopped; the simulation goes on)");
+            m_outputsStopped = true;
+        }
+    }
+}
+
+void SimWorker::NewGeneration() {
+    ++m_generation;
+    m_blowUp.clear();
+    m_bodyHistories.assign(m_sim->Bodies().size(), BodyHistory{});
+    RecordBodyHistories();  // the initial state
+}
+
+void SimWorker::RecordBodyHistories() {
+    const auto bodies = m_sim->Bodies();
+    m_bodyHistories.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        m_bodyHistories[i].height.Push(bodies[i].position.z);
+        m_bodyHistories[i].speed.Push(glm::length(bodies[i].velocity));
+    }
+}
+
+void SimWorker::Fill(SimSnapshot& s) {
+    const Simulation& sim = *m_sim;
+    s.serial = ++m_serial;
+    s.generation = m_generation;
+    s.sceneId = m_sceneId;
+    s.stepsCompleted = m_stepsCompleted;
+    s.totalStepMs = m_totalStepMs;
+    s.time = sim.Time();
+    s.stepCount = sim.StepCount();
+    s.stepMs = sim.LastStepMs();
+    s.stageMs = sim.LastStageTimes();
+    s.vortonCount = sim.GetVortons().Size();
+
+    // The one copy of the tracer positions on their way to the GPU.
+    const Tracers& tracers = sim.GetTracers();
+    s.tracerPositions.assign(tracers.position.begin(), tracers.position.end());
+    glm::dvec3 sum(0.0);
+    for (const glm::vec3& x : s.tracerPositions) sum += glm::dvec3(x);
+    s.tracerCentroid = s.tracerPositions.empty()
+                           ? glm::vec3(0.0f)
+                           : glm::vec3(sum / double(s.tracerPositions.size()));
+    // Groups rarely change: the renderer re-uploads them only for a new version.
+    if (!std::equal(s.tracerGroups.begin(), s.tracerGroups.end(), tracers.group.begin(),
+                    tracers.group.end())) {
+        s.tracerGroups.assign(tracers.group.begin(), tracers.group.end());
+        s.tracerGroupsVersion = ++m_groupsVersion;
+    }
+
+    s.hasVortons = m_showVortons;
+    if (m_showVortons) {
+        const Vortons& v = sim.GetVortons();
+        s.vortonPositions.assign(v.position.begin(), v.position.end());
+        s.vortonStrength.resize(v.Size());
+        for (std::size_t k = 0; k < v.Size(); ++k)
+            s.vortonStrength[k] = glm::length(v.vorticity[k]);
+        s.vortonSize = v.Size() ? 0.6f * v.radius[0] : 0.02f;
+    } else {
+        s.vortonPositions.clear();
+        s.vortonStrength.clear();
+    }
+
+    s.bodies.assign(sim.Bodies().begin(), sim.Bodies().end());
+    s.bounds = sim.Bounds();
+    s.diagnostics = sim.ComputeDiagnostics();
+    s.blowUp = m_blowUp;
+    s.stepMsHistory = m_stepMsHistory;
+    s.bodyHistories = m_bodyHistories;
+}
+
+}  // namespace vorton

@@ -1,0 +1,194 @@
+#pragma once
+/// \file
+/// The simulation on its own thread. The worker steps in its task arena while the frame loop
+/// draws the last finished state; the two meet once per frame in SimWorker::Sync, under one
+/// mutex, to swap a snapshot and hand over the panel's edits.
+///
+/// Ownership: after construction only the worker thread touches the Simulation, the arena
+/// and the run outputs. The snapshot is triple-buffered: the worker fills its back buffer
+/// without the lock, swaps it with the shared `ready` one under the lock, and Sync swaps
+/// `ready` with the caller's front buffer. Swaps exchange vectors, never copy them, so the
+/// tracer positions are copied once per step (simulation → back buffer) and read in place
+/// by the renderer.
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <tbb/task_arena.h>
+
+#include "app/core/run.h"
+#include "sim/simulation.h"
+
+namespace vorton {
+
+/// The last kCapacity values of one quantity, one per simulation step, kept in a ring.
+class StepHistory {
+public:
+    static constexpr std::size_t kCapacity = 600;
+
+    void Push(float value);
+    /// Values in storage order; the oldest is at Offset() (ImGui::PlotLines' values_offset).
+    const std::vector<float>& Values() const { return m_values; }
+    int Offset() const { return int(m_next); }
+    float Latest() const;
+
+private:
+    std::vector<float> m_values;
+    std::size_t m_next = 0;  // slot the next value overwrites once full
+};
+
+/// Per-step history of one rigid body, for the panel's plots.
+struct BodyHistory {
+    StepHistory height;  ///< z of the centre, m
+    StepHistory speed;   ///< |velocity|, m/s
+};
+
+/// What the renderer and the panel read about the simulation, copied by the worker at a
+/// step boundary (after a step, a reset or a scene change).
+struct SimSnapshot {
+    std::uint64_t serial = 0;      ///< counts publications from 1; names tracerPositions' contents
+    std::uint64_t generation = 0;  ///< changes at every reset and scene change
+    std::uint64_t sceneId = 0;     ///< SimWorker::FrameRequest::sceneId of the simulation shown
+    std::uint64_t stepsCompleted = 0;  ///< successful steps over the worker's life (never reset)
+    double totalStepMs = 0.0;          ///< their summed LastStepMs(), ms
+    double time = 0.0;                 ///< simulated time, s
+    std::int64_t stepCount = 0;        ///< steps since the last reset
+    double stepMs = 0.0;               ///< wall-clock time of the last step, ms
+    StageTimes stageMs{};              ///< per stage of the last step, ms
+    std::size_t vortonCount = 0;
+    std::vector<glm::vec3> tracerPositions;  ///< m
+    std::vector<std::uint16_t> tracerGroups;
+    std::uint64_t tracerGroupsVersion = 0;   ///< changes whenever tracerGroups' contents do
+    glm::vec3 tracerCentroid{0.0f};          ///< m; the origin without tracers
+    bool hasVortons = false;                 ///< vortons were asked for (showVortons)
+    std::vector<glm::vec3> vortonPositions;  ///< m
+    std::vector<float> vortonStrength;       ///< |vorticity|, 1/s
+    float vortonSize = 0.02f;                ///< sprite diameter, m
+    std::vector<BodyState> bodies;           ///< in the order of Setup().bodies
+    Aabb bounds;
+    Diagnostics diagnostics;
+    std::string blowUp;         ///< the failed step's report; empty while the simulation is healthy
+    StepHistory stepMsHistory;  ///< LastStepMs() per step, ms
+    std::vector<BodyHistory> bodyHistories;  ///< since the last reset, one per body
+};
+
+/// Runs a Simulation on a worker thread (see the file comment).
+class SimWorker {
+public:
+    /// A body held by the mouse (Simulation::GrabBody) or let go (ReleaseBody).
+    struct GrabCommand {
+        std::size_t body = 0;
+        bool hold = true;
+        glm::vec3 target{0.0f};  ///< m, while held
+    };
+
+    /// What the frame loop hands over once per frame. Edits apply at the next step boundary,
+    /// in this order: scene, setup, threads, grabs, reset.
+    struct FrameRequest {
+        /// Rebuild the simulation from this setup (a scene change); null: keep it.
+        const SceneSetup* newScene = nullptr;
+        std::uint64_t sceneId = 0;  ///< with newScene: reported back as SimSnapshot::sceneId
+        /// The panel's copy of the setup, replacing Simulation::Setup(); null: unchanged.
+        const SceneSetup* setup = nullptr;
+        bool reset = false;
+        std::span<const GrabCommand> grabs;
+        int threads = 1;           ///< task arena size; a change recreates the arena
+        bool showVortons = false;  ///< copy the vortons into snapshots
+        /// Free-running: step whenever the last step is done and the frame loop has been
+        /// through Sync since it started, i.e. at most one step per frame unless a step
+        /// outlasts a frame, in which case steps follow each other at once.
+        bool run = false;
+        bool singleStep = false;  ///< one step even when not running (kept until taken)
+        /// Lock-step: step once if run or singleStep (unless a step already finished since
+        /// the caller's snapshot), then wait until the worker is idle, so the snapshot
+        /// returned is this frame's step.
+        bool lockStep = false;
+    };
+
+    /// Takes the simulation (whose state is published as the first snapshot), the arena size,
+    /// the run outputs written after every step, and the step count at which stepping stops
+    /// (-1: never). Starts the thread.
+    SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
+              std::int64_t maxSteps);
+    SimWorker(const SimWorker&) = delete;
+    SimWorker& operator=(const SimWorker&) = delete;
+    /// Waits for a step in progress to end.
+    ~SimWorker();
+
+    /// Posts the request's edits, and if a newer snapshot was published, swaps it into
+    /// `front` (returns true). Appends the worker's error messages (outputs that failed) to
+    /// `errors`. Blocks only for lock-step, for the length of one step.
+    bool Sync(const FrameRequest& request, SimSnapshot& front, std::vector<std::string>& errors);
+
+private:
+    /// Edits taken from FrameRequests, waiting for a step boundary.
+    struct Pending {
+        std::optional<SceneSetup> newScene;
+        std::uint64_t sceneId = 0;
+        std::optional<SceneSetup> setup;
+        bool reset = false;
+        std::vector<GrabCommand> grabs;  // at most one per body, the latest
+        std::optional<int> threads;
+        std::optional<bool> showVortons;
+        bool Any() const;
+    };
+
+    void Loop();
+    bool HasWork() const;  // with m_mutex held
+    bool Idle() const;     // with m_mutex held
+    // The rest runs on the worker thread (or in the constructor, before it starts).
+    bool Apply(Pending& work);
+    bool CanStep() const;
+    void Step();
+    void NewGeneration();
+    void RecordBodyHistories();
+    void Fill(SimSnapshot& s);
+
+    // Worker-owned.
+    std::unique_ptr<Simulation> m_sim;
+    std::unique_ptr<tbb::task_arena> m_arena;
+    int m_threads = 1;
+    RunOutputs m_outputs;
+    bool m_outputsStopped = false;
+    std::int64_t m_maxSteps = -1;
+    bool m_showVortons = false;
+    std::uint64_t m_sceneId = 0;
+    std::uint64_t m_generation = 0;
+    std::uint64_t m_serial = 0;
+    std::uint64_t m_groupsVersion = 0;
+    std::uint64_t m_stepsCompleted = 0;
+    double m_totalStepMs = 0.0;
+    std::string m_blowUp;
+    StepHistory m_stepMsHistory;
+    std::vector<BodyHistory> m_bodyHistories;
+    std::vector<std::string> m_newErrors;
+    SimSnapshot m_back;
+
+    // Shared, guarded by m_mutex.
+    std::mutex m_mutex;
+    std::condition_variable m_wakeWorker;  // work was posted, or quit
+    std::condition_variable m_wakeUi;      // the worker finished a round
+    Pending m_pending;
+    int m_postedThreads = 0;
+    bool m_postedVortons = false;
+    bool m_run = false;
+    bool m_frameToken = false;  // the frame loop passed Sync since the last free-running step
+    bool m_stepOnce = false;
+    bool m_busy = false;  // the worker is applying edits or stepping
+    bool m_quit = false;
+    SimSnapshot m_ready;
+    bool m_readyIsNew = false;
+    std::uint64_t m_publishedSteps = 0;  // m_ready's stepsCompleted when it was published
+    std::vector<std::string> m_errors;
+
+    std::thread m_thread;  // last: starts after everything above exists
+};
+
+}  // namespace vorton

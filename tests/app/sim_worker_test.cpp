@@ -1,0 +1,226 @@
+// The simulation worker thread: lock-step frames see every step and the same states as a
+// simulation stepped directly, free-running steps happen without the caller waiting, and
+// edits, grabs, resets, scene changes and thread counts apply at step boundaries.
+
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "app/sim_worker.h"
+#include "test_util.h"
+
+namespace vorton {
+namespace {
+
+using test::HashVector;
+using test::LoadSetup;
+
+SceneSetup SmallSetup(const std::string& scene = "dye_drop") {
+    SceneSetup setup = LoadSetup(scene);
+    setup.params.vortonCount = 600;
+    setup.params.tracerCount = 5000;
+    return setup;
+}
+
+std::unique_ptr<SimWorker> MakeWorker(const SceneSetup& setup, int threads = 2,
+                                      std::int64_t maxSteps = -1) {
+    return std::make_unique<SimWorker>(std::make_unique<Simulation>(setup), threads, RunOutputs{},
+                                       maxSteps);
+}
+
+/// One frame of a lock-step loop: posts `request` with lockStep set and returns the snapshot.
+void LockStepFrame(SimWorker& worker, SimWorker::FrameRequest request, SimSnapshot& front) {
+    request.lockStep = true;
+    std::vector<std::string> errors;
+    worker.Sync(request, front, errors);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+}
+
+SimWorker::FrameRequest Running(int threads = 2) {
+    SimWorker::FrameRequest request;
+    request.threads = threads;
+    request.run = true;
+    return request;
+}
+
+TEST(SimWorker, FirstSnapshotIsTheInitialState) {
+    const SceneSetup setup = SmallSetup();
+    Simulation direct(setup);
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    LockStepFrame(*worker, SimWorker::FrameRequest{}, front);
+    EXPECT_EQ(front.stepCount, 0);
+    EXPECT_EQ(front.serial, 1u);
+    EXPECT_EQ(HashVector(front.tracerPositions), HashVector(direct.GetTracers().position));
+    EXPECT_EQ(front.tracerGroups, direct.GetTracers().group);
+    EXPECT_EQ(front.vortonCount, direct.GetVortons().Size());
+    EXPECT_TRUE(front.vortonPositions.empty()) << "vortons are copied only when shown";
+}
+
+TEST(SimWorker, LockStepShowsEveryStepAndMatchesDirectSteppingWhateverTheThreads) {
+    const SceneSetup setup = SmallSetup();
+    Simulation direct(setup);
+    auto worker = MakeWorker(setup, 1);
+    SimSnapshot front;
+    const int threads[] = {1, 2, 2, 1, 3, 2};
+    for (int f = 0; f < 6; ++f) {
+        LockStepFrame(*worker, Running(threads[f]), front);
+        ASSERT_TRUE(front.blowUp.empty()) << front.blowUp;
+        test::RunSteps(direct, 1, 2);
+        EXPECT_EQ(front.stepCount, f + 1) << "one step per lock-step frame";
+        EXPECT_EQ(front.stepsCompleted, std::uint64_t(f + 1));
+        EXPECT_EQ(HashVector(front.tracerPositions), HashVector(direct.GetTracers().position))
+            << "frame " << f;
+    }
+    EXPECT_EQ(front.stepMsHistory.Values().size(), 6u);
+    EXPECT_DOUBLE_EQ(front.time, direct.Time());
+}
+
+TEST(SimWorker, FreeRunningStepsWithoutTheCallerWaitingAndStopsWhenPaused) {
+    auto worker = MakeWorker(SmallSetup());
+    SimSnapshot front;
+    std::vector<std::string> errors;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (front.stepCount < 3 && std::chrono::steady_clock::now() < deadline) {
+        worker->Sync(Running(), front, errors);  // a frame: never blocks for a step
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_GE(front.stepCount, 3);
+    // Paused: the step in progress ends, then nothing more happens.
+    SimWorker::FrameRequest paused;
+    paused.threads = 2;
+    LockStepFrame(*worker, paused, front);
+    const std::int64_t stopped = front.stepCount;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    worker->Sync(paused, front, errors);
+    EXPECT_EQ(front.stepCount, stopped);
+    // A single step while paused is exactly one.
+    paused.singleStep = true;
+    LockStepFrame(*worker, paused, front);
+    EXPECT_EQ(front.stepCount, stopped + 1);
+    EXPECT_TRUE(errors.empty());
+}
+
+TEST(SimWorker, StopsAtMaxSteps) {
+    auto worker = MakeWorker(SmallSetup(), 2, 2);
+    SimSnapshot front;
+    for (int f = 0; f < 4; ++f) LockStepFrame(*worker, Running(), front);
+    EXPECT_EQ(front.stepCount, 2);
+}
+
+TEST(SimWorker, SetupEditsApplyAtTheNextStep) {
+    const SceneSetup setup = SmallSetup();
+    Simulation direct(setup);
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    LockStepFrame(*worker, Running(), front);
+    test::RunSteps(direct, 1);
+
+    SceneSetup edited = setup;
+    edited.params.gravity = glm::vec3(3.0f, 0.0f, -5.0f);
+    edited.groups[0].densityDeviation *= 2.0f;
+    SimWorker::FrameRequest request = Running();
+    request.setup = &edited;
+    LockStepFrame(*worker, request, front);
+    direct.Setup() = edited;
+    test::RunSteps(direct, 1);
+    LockStepFrame(*worker, Running(), front);
+    test::RunSteps(direct, 1);
+    EXPECT_EQ(HashVector(front.tracerPositions), HashVector(direct.GetTracers().position));
+}
+
+TEST(SimWorker, ResetPublishesTheInitialStateAsANewGeneration) {
+    const SceneSetup setup = SmallSetup();
+    const Simulation initial(setup);
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    for (int f = 0; f < 3; ++f) LockStepFrame(*worker, Running(), front);
+    const std::uint64_t generation = front.generation;
+    SimWorker::FrameRequest request;
+    request.threads = 2;
+    request.reset = true;
+    LockStepFrame(*worker, request, front);
+    EXPECT_EQ(front.stepCount, 0);
+    EXPECT_NE(front.generation, generation);
+    EXPECT_EQ(front.stepsCompleted, 3u) << "the step counter over the worker's life is not reset";
+    EXPECT_EQ(HashVector(front.tracerPositions), HashVector(initial.GetTracers().position));
+}
+
+TEST(SimWorker, VortonsAreCopiedOnceShownEvenWhilePaused) {
+    const SceneSetup setup = SmallSetup();
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    SimWorker::FrameRequest request;
+    request.threads = 2;
+    request.showVortons = true;
+    LockStepFrame(*worker, request, front);
+    EXPECT_TRUE(front.hasVortons);
+    EXPECT_EQ(front.vortonPositions.size(), front.vortonCount);
+    EXPECT_EQ(front.vortonStrength.size(), front.vortonCount);
+    EXPECT_EQ(front.stepCount, 0);
+}
+
+TEST(SimWorker, GrabbedBodyMovesToItsTargetInOneStep) {
+    SceneSetup setup = SmallSetup();
+    BodySpec ball;
+    ball.name = "ball";
+    ball.position = glm::vec3(0.8f, 0.0f, 0.45f);
+    ball.radius = 0.05f;
+    ball.density = 1100.0f;
+    setup.bodies.push_back(ball);
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    const glm::vec3 target(0.7f, 0.1f, 0.5f);
+    const SimWorker::GrabCommand grab{.body = 0, .hold = true, .target = target};
+    SimWorker::FrameRequest request = Running();
+    request.grabs = std::span(&grab, 1);
+    LockStepFrame(*worker, request, front);
+    ASSERT_EQ(front.bodies.size(), 1u);
+    EXPECT_TRUE(front.bodies[0].grabbed);
+    EXPECT_NEAR(glm::length(front.bodies[0].position - target), 0.0f, 1e-4f);
+
+    const SimWorker::GrabCommand release{.body = 0, .hold = false, .target = {}};
+    request.grabs = std::span(&release, 1);
+    LockStepFrame(*worker, request, front);
+    EXPECT_FALSE(front.bodies[0].grabbed);
+    EXPECT_EQ(front.bodyHistories.size(), 1u);
+    EXPECT_EQ(front.bodyHistories[0].height.Values().size(), 3u)
+        << "the initial state and two steps";
+}
+
+TEST(SimWorker, SceneChangeRebuildsTheSimulation) {
+    auto worker = MakeWorker(SmallSetup());
+    SimSnapshot front;
+    LockStepFrame(*worker, Running(), front);
+    const SceneSetup other = SmallSetup("two_drops");
+    const Simulation expected(other);
+    SimWorker::FrameRequest request;
+    request.threads = 2;
+    request.newScene = &other;
+    request.sceneId = 7;
+    LockStepFrame(*worker, request, front);
+    EXPECT_EQ(front.sceneId, 7u);
+    EXPECT_EQ(front.stepCount, 0);
+    EXPECT_EQ(HashVector(front.tracerPositions), HashVector(expected.GetTracers().position));
+}
+
+TEST(SimWorker, BlowUpIsReportedAndStopsStepping) {
+    SceneSetup setup = SmallSetup("vortex_ring");
+    setup.params.maxSpeed = 0.2f;
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    LockStepFrame(*worker, Running(), front);
+    EXPECT_NE(front.blowUp.find("stage velocity"), std::string::npos) << front.blowUp;
+    EXPECT_EQ(front.stepsCompleted, 0u);
+    LockStepFrame(*worker, Running(), front);  // must not wait forever
+    EXPECT_EQ(front.stepsCompleted, 0u);
+    SimWorker::FrameRequest reset;
+    reset.threads = 2;
+    reset.reset = true;
+    LockStepFrame(*worker, reset, front);
+    EXPECT_TRUE(front.blowUp.empty()) << "a reset clears the blow-up";
+}
+
+}  // namespace
+}  // namespace vorton
