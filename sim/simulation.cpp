@@ -155,14 +155,14 @@ void Simulation::LoadSources(std::span<const glm::vec3> position, std::span<cons
         m_alpha[k] = vorticity[k] * m_vortons.volume[k];
         m_sigma2[k] = m_vortons.radius[k] * m_vortons.radius[k];
     });
-    if (m_setup.params.solver == Solver::Tree) {
+    if (ActiveSolver() == Solver::Tree) {
         m_tree.Build(VortonSources{position, m_alpha, m_sigma2}, std::max(1, m_setup.params.treeLeafSize));
     }
 }
 
 void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
     LoadSources(m_vortons.position, m_vortons.vorticity);
-    if (m_setup.params.solver == Solver::Grid) {
+    if (ActiveSolver() == Solver::Grid) {
         Aabb box = BoundsOf(m_vortons.position);
         box.Grow(BoundsOf(points));
         if (!box.Empty() && !m_vortons.position.empty()) {
@@ -171,7 +171,7 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
         } else {
             std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
         }
-    } else if (m_setup.params.solver == Solver::Tree) {
+    } else if (ActiveSolver() == Solver::Tree) {
         m_tree.Evaluate(VelocityQuery{points, velocity, {}, {}}, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
     } else {
         DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
@@ -224,13 +224,13 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     std::int64_t tick = Now();
     LoadSources(position, vorticity);
     *treeMs += Elapsed(tick);
-    if (m_setup.params.solver == Solver::Grid) {
+    if (ActiveSolver() == Solver::Grid) {
         if (!position.empty()) {
             const GridGeometry grid = solverGrid ? *solverGrid : FitVelocityGrid(BoundsOf(position));
             m_gridSolver.Solve(grid, VortonSources{position, m_alpha, m_sigma2}, true);
             m_gridSolver.Evaluate(VelocityQuery{position, velocity, vorticity, stretch});
         }
-    } else if (m_setup.params.solver == Solver::Tree) {
+    } else if (ActiveSolver() == Solver::Tree) {
         m_tree.EvaluateAtSources(vorticity, velocity, stretch, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
     } else {
         DirectVelocity(VortonSources{position, m_alpha, m_sigma2}, VelocityQuery{position, velocity, vorticity, stretch});
@@ -298,7 +298,7 @@ void Simulation::MarkNeeded(const GridGeometry& grid, std::span<const glm::vec3>
 void Simulation::EvaluateGridPoints(const GridGeometry& grid, std::span<const std::uint8_t> mask,
                                     std::span<glm::vec3> velocity) {
     // Sources must be loaded (LoadSources) for the current vortons.
-    if (m_setup.params.solver == Solver::Grid) {
+    if (ActiveSolver() == Solver::Grid) {
         // The last solve was on this grid: every point has its velocity.
         const std::span<const glm::vec3> solved = m_gridSolver.GridVelocity();
         if (m_vortons.Size() && solved.size() == velocity.size()) {
@@ -306,7 +306,7 @@ void Simulation::EvaluateGridPoints(const GridGeometry& grid, std::span<const st
         } else {
             std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
         }
-    } else if (m_setup.params.solver == Solver::Tree) {
+    } else if (ActiveSolver() == Solver::Tree) {
         m_tree.EvaluateGrid(grid, velocity, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f), mask);
     } else {
         const std::size_t sy = std::size_t(grid.points.x), sz = sy * std::size_t(grid.points.y);
@@ -339,7 +339,7 @@ void Simulation::FillMissingCorners(std::span<const std::uint8_t> missing, bool 
 
 Simulation::CacheKey Simulation::CurrentCacheKey() const {
     const SimParams& p = m_setup.params;
-    return CacheKey{p.solver, p.treeTheta, p.treeLeafSize, p.velocityGridCells, p.velocityGridSpacing,
+    return CacheKey{ActiveSolver(), p.treeTheta, p.treeLeafSize, p.velocityGridCells, p.velocityGridSpacing,
                     m_vortons.Size(), m_tracers.Size()};
 }
 
@@ -513,7 +513,7 @@ StepReport Simulation::Step() {
     }
     // The grid solver gives every grid point; the others evaluate only the
     // corners of cells that hold a predicted tracer.
-    const bool masked = p.solver != Solver::Grid;
+    const bool masked = ActiveSolver() != Solver::Grid;
     {
         const GridSampler sample0(m_velocityGrid), sample1(m_nextGrid);
         const std::size_t points = nt > 0 ? m_nextGrid.PointCount() : 0;

@@ -122,6 +122,9 @@ public:
 
     Diagnostics ComputeDiagnostics() const;
 
+    /// The solver in use: params.solver, with Auto resolved by the vorton count.
+    Solver ActiveSolver() const { return ResolveSolver(m_setup.params.solver, m_vortons.Size()); }
+
     /// Vorton spacing h (m): the seeding lattice's, which sets the density
     /// grid and the subgrid length scale.
     float Spacing() const;

@@ -74,8 +74,10 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
                     target.*member = Solver::Tree;
                 } else if (name == "grid") {
                     target.*member = Solver::Grid;
+                } else if (name == "auto") {
+                    target.*member = Solver::Auto;
                 } else {
-                    return Error{key + ": unknown solver " + value.dump() + " (valid: direct, tree, grid)"};
+                    return Error{key + ": unknown solver " + value.dump() + " (valid: direct, tree, grid, auto)"};
                 }
                 return Ok{};
             }

@@ -53,5 +53,25 @@ TEST(Determinism, ResetReproducesTheRun) {
     EXPECT_EQ(test::StateHash(sim), first);
 }
 
+TEST(Determinism, AutoSolverIsTheTreeForFewVortonsAndTheGridForMany) {
+    // Auto picks by the vorton count (kAutoGridVortons): its run must be the
+    // chosen solver's run to the bit, and the two solvers must differ.
+    for (const int count : {300, 3000}) {
+        SceneSetup setup = test::LoadSetup("dye_drop");
+        setup.params.vortonCount = count;
+        setup.params.tracerCount = 2000;
+        setup.params.solver = Solver::Auto;
+        const std::uint64_t autoHash = HashAfter(setup, 5, 2);
+        Simulation probe(setup);
+        const Solver expected = probe.GetVortons().Size() >= kAutoGridVortons ? Solver::Grid : Solver::Tree;
+        EXPECT_EQ(probe.ActiveSolver(), expected);
+        EXPECT_EQ(expected, count < 1000 ? Solver::Tree : Solver::Grid);
+        setup.params.solver = expected;
+        EXPECT_EQ(HashAfter(setup, 5, 2), autoHash) << count << " vortons";
+        setup.params.solver = expected == Solver::Grid ? Solver::Tree : Solver::Grid;
+        EXPECT_NE(HashAfter(setup, 5, 2), autoHash) << count << " vortons";
+    }
+}
+
 }  // namespace
 }  // namespace vorton

@@ -133,6 +133,7 @@ TEST(Treecode, DyeDropAfterTwentySteps) {
     // a dipole-only far field at θ = 0.5).
     SceneSetup setup = test::LoadSetup("dye_drop");
     setup.params.tracerCount = 2000;
+    setup.params.solver = Solver::Tree;
     Simulation sim(setup);
     ASSERT_TRUE(test::RunSteps(sim, 20).ok);
     const Vortons& v = sim.GetVortons();
