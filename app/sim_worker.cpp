@@ -49,7 +49,12 @@ SimWorker::~SimWorker() {
 }
 
 bool SimWorker::HasWork() const {
-    return m_pending.Any() || m_stepOnce || (m_run && m_frameToken);
+    return m_pending.Any() || m_stepOnce || (m_run && (m_frameToken || RealTimeAllows()));
+}
+
+bool SimWorker::RealTimeAllows() const {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_paceStart).count();
+    return m_paceSimTime + double(m_dt) <= wall;
 }
 
 bool SimWorker::Idle() const {
@@ -97,6 +102,10 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
             m_wakeUi.wait(lock, [&] { return Idle(); });
         }
     } else {
+        if (request.run && !m_run) {
+            m_paceStart = std::chrono::steady_clock::now();
+            m_paceSimTime = 0.0;
+        }
         m_run = request.run;
         m_frameToken = request.run;
         if (request.singleStep) m_stepOnce = true;
@@ -115,13 +124,30 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
 void SimWorker::Loop() {
     std::unique_lock lock(m_mutex);
     for (;;) {
-        m_wakeWorker.wait(lock, [&] { return m_quit || HasWork(); });
+        // Free-running, work can appear by the clock alone: wake now and then.
+        while (!(m_quit || HasWork())) {
+            if (m_run) {
+                m_wakeWorker.wait_for(lock, std::chrono::milliseconds(2));
+            } else {
+                m_wakeWorker.wait(lock);
+            }
+        }
         if (m_quit) return;
         Pending work = std::move(m_pending);
         m_pending = Pending{};
-        const bool step = m_stepOnce || (m_run && m_frameToken);
+        const bool freeStep = m_run && (m_frameToken || RealTimeAllows());
+        const bool step = m_stepOnce || freeStep;
         m_stepOnce = false;
         if (step) m_frameToken = false;
+        if (freeStep) {
+            m_paceSimTime += double(m_dt);
+            // At most 0.1 s behind: after slow steps, do not race to catch up.
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_paceStart).count();
+            if (wall - m_paceSimTime > 0.1) {
+                m_paceStart += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(wall - m_paceSimTime - 0.1));
+            }
+        }
         m_busy = true;
         lock.unlock();
 
@@ -132,7 +158,9 @@ void SimWorker::Loop() {
         }
         if (publish) Fill(m_back);
 
+        const float dt = m_sim->Params().dt;
         lock.lock();
+        m_dt = dt;
         if (publish) {
             std::swap(m_back, m_ready);
             m_readyIsNew = true;

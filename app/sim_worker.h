@@ -11,6 +11,7 @@
 /// tracer positions are copied once per step (simulation → back buffer) and read in place
 /// by the renderer.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -180,6 +181,14 @@ private:
     bool m_postedVortons = false;
     bool m_run = false;
     bool m_frameToken = false;  // the frame loop passed Sync since the last free-running step
+    // Real-time pacing while free-running: besides one step per frame, the
+    // worker steps whenever the simulated time since m_paceStart lags the wall
+    // clock, so slow frames (a software renderer drawing a million tracers) do
+    // not slow the simulation, and fast steps do not run ahead of real time.
+    std::chrono::steady_clock::time_point m_paceStart;
+    double m_paceSimTime = 0.0;  // simulated s of free-running steps since m_paceStart
+    float m_dt = 0.02f;          // the simulation's time step, copied at each round
+    bool RealTimeAllows() const;
     bool m_stepOnce = false;
     bool m_busy = false;  // the worker is applying edits or stepping
     bool m_quit = false;
