@@ -116,6 +116,14 @@ public:
         return SampleCell(values, o, f);
     }
 
+    // The constants, for SIMD kernels that repeat Cell's arithmetic lane by lane.
+    const Float4& Origin() const { return m_origin; }
+    const Float4& Inverse() const { return m_inverse; }
+    const Float4& TopF() const { return m_topF; }
+    const Int4& LastCell() const { return m_lastCell; }
+    std::size_t StrideY() const { return m_sy; }
+    std::size_t StrideZ() const { return m_sz; }
+
 private:
     Float4 m_origin;
     Float4 m_inverse;

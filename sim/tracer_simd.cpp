@@ -1,0 +1,214 @@
+#include "tracer_simd.h"
+
+#include <atomic>
+#include <cmath>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define VORTON_TRACER_AVX2 1
+#include <immintrin.h>
+#endif
+
+namespace vorton {
+
+#if VORTON_TRACER_AVX2
+
+namespace {
+
+#define VORTON_AVX2 __attribute__((target("avx2")))
+
+/// GridSampler::Cell on eight points: lower-corner indices and fractions.
+struct Cells8 {
+    __m256i o;
+    __m256 fx, fy, fz;
+};
+
+VORTON_AVX2 inline __m256 ClampAxis(__m256 u, float top) {
+    u = _mm256_max_ps(u, _mm256_setzero_ps());  // NaN and −0 go to +0, as `u > 0 ? u : 0`
+    return _mm256_min_ps(u, _mm256_set1_ps(top));
+}
+
+VORTON_AVX2 inline Cells8 Cell8(const GridSampler& s, __m256 x, __m256 y, __m256 z) {
+    const GridSampler::Float4& origin = s.Origin();
+    const GridSampler::Float4& inverse = s.Inverse();
+    const GridSampler::Float4& top = s.TopF();
+    const GridSampler::Int4& last = s.LastCell();
+    const __m256 ux = ClampAxis(_mm256_mul_ps(_mm256_sub_ps(x, _mm256_set1_ps(origin[0])), _mm256_set1_ps(inverse[0])), top[0]);
+    const __m256 uy = ClampAxis(_mm256_mul_ps(_mm256_sub_ps(y, _mm256_set1_ps(origin[1])), _mm256_set1_ps(inverse[1])), top[1]);
+    const __m256 uz = ClampAxis(_mm256_mul_ps(_mm256_sub_ps(z, _mm256_set1_ps(origin[2])), _mm256_set1_ps(inverse[2])), top[2]);
+    const __m256i cx = _mm256_min_epi32(_mm256_cvttps_epi32(ux), _mm256_set1_epi32(last[0]));
+    const __m256i cy = _mm256_min_epi32(_mm256_cvttps_epi32(uy), _mm256_set1_epi32(last[1]));
+    const __m256i cz = _mm256_min_epi32(_mm256_cvttps_epi32(uz), _mm256_set1_epi32(last[2]));
+    Cells8 c;
+    c.fx = _mm256_sub_ps(ux, _mm256_cvtepi32_ps(cx));
+    c.fy = _mm256_sub_ps(uy, _mm256_cvtepi32_ps(cy));
+    c.fz = _mm256_sub_ps(uz, _mm256_cvtepi32_ps(cz));
+    c.o = _mm256_add_epi32(_mm256_add_epi32(cx, _mm256_mullo_epi32(cy, _mm256_set1_epi32(int(s.StrideY())))),
+                           _mm256_mullo_epi32(cz, _mm256_set1_epi32(int(s.StrideZ()))));
+    return c;
+}
+
+VORTON_AVX2 inline __m256 Lerp(__m256 a, __m256 b, __m256 f) { return _mm256_add_ps(a, _mm256_mul_ps(f, _mm256_sub_ps(b, a))); }
+
+VORTON_AVX2 inline __m256 Gather(const float* g, __m256i base, int offset) {
+    return _mm256_i32gather_ps(g, _mm256_add_epi32(base, _mm256_set1_epi32(offset)), 4);
+}
+
+/// GridSampler::SampleCell on eight cells: one component k of the padded values.
+VORTON_AVX2 inline __m256 SampleComponent(const float* g, __m256i o4, const Cells8& c, int k, int sy4, int sz4) {
+    const __m256i base = _mm256_add_epi32(o4, _mm256_set1_epi32(k));
+    const __m256 c00 = Lerp(Gather(g, base, 0), Gather(g, base, 4), c.fx);
+    const __m256 c10 = Lerp(Gather(g, base, sy4), Gather(g, base, sy4 + 4), c.fx);
+    const __m256 c01 = Lerp(Gather(g, base, sz4), Gather(g, base, sz4 + 4), c.fx);
+    const __m256 c11 = Lerp(Gather(g, base, sz4 + sy4), Gather(g, base, sz4 + sy4 + 4), c.fx);
+    const __m256 c0 = Lerp(c00, c10, c.fy);
+    const __m256 c1 = Lerp(c01, c11, c.fy);
+    return Lerp(c0, c1, c.fz);
+}
+
+struct Vec8 {
+    __m256 x, y, z;
+};
+
+VORTON_AVX2 inline Vec8 Load8(const glm::vec3* p) {
+    const __m256i idx = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+    const float* f = &p->x;
+    return {_mm256_i32gather_ps(f, idx, 4), _mm256_i32gather_ps(f + 1, idx, 4), _mm256_i32gather_ps(f + 2, idx, 4)};
+}
+
+VORTON_AVX2 inline void Store8(glm::vec3* p, const Vec8& v) {
+    alignas(32) float x[8], y[8], z[8];
+    _mm256_store_ps(x, v.x);
+    _mm256_store_ps(y, v.y);
+    _mm256_store_ps(z, v.z);
+    for (int l = 0; l < 8; ++l) p[l] = glm::vec3(x[l], y[l], z[l]);
+}
+
+VORTON_AVX2 inline Vec8 Sample8(const GridSampler& s, const GridSampler::Float4* grid, const Cells8& c) {
+    const float* g = reinterpret_cast<const float*>(grid);
+    const __m256i o4 = _mm256_slli_epi32(c.o, 2);
+    const int sy4 = int(s.StrideY()) * 4, sz4 = int(s.StrideZ()) * 4;
+    return {SampleComponent(g, o4, c, 0, sy4, sz4), SampleComponent(g, o4, c, 1, sy4, sz4),
+            SampleComponent(g, o4, c, 2, sy4, sz4)};
+}
+
+VORTON_AVX2 inline __m256 Madd(__m256 a, float dt, __m256 b) { return _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(dt), b)); }
+
+VORTON_AVX2 std::size_t Predict(const GridSampler& sample0, const GridSampler::Float4* grid0, const GridSampler& sample1,
+                               std::uint8_t* cells, glm::vec3 u8, float dt, const glm::vec3* position,
+                               glm::vec3* velocity, std::size_t begin, std::size_t end) {
+    std::size_t i = begin;
+    for (; i + 8 <= end; i += 8) {
+        const Vec8 x = Load8(position + i);
+        const Vec8 s = Sample8(sample0, grid0, Cell8(sample0, x.x, x.y, x.z));
+        const Vec8 u0{_mm256_add_ps(s.x, _mm256_set1_ps(u8.x)), _mm256_add_ps(s.y, _mm256_set1_ps(u8.y)),
+                      _mm256_add_ps(s.z, _mm256_set1_ps(u8.z))};
+        Store8(velocity + i, u0);
+        if (!cells) continue;
+        const Cells8 c1 = Cell8(sample1, Madd(x.x, dt, u0.x), Madd(x.y, dt, u0.y), Madd(x.z, dt, u0.z));
+        alignas(32) int o[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(o), c1.o);
+        for (int l = 0; l < 8; ++l) std::atomic_ref<std::uint8_t>(cells[o[l]]).store(1, std::memory_order_relaxed);
+    }
+    return i;
+}
+
+VORTON_AVX2 std::size_t Correct(const GridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8, float dt,
+                               glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end,
+                               TracerPassScan* scan, const std::uint8_t* needed, std::uint8_t* missing,
+                               bool* anyMissing) {
+    std::size_t i = begin;
+    const __m256 half = _mm256_set1_ps(0.5f);
+    for (; i + 8 <= end; i += 8) {
+        const Vec8 u0 = Load8(velocity + i);
+        const Vec8 x = Load8(position + i);
+        const Cells8 c = Cell8(sample1, Madd(x.x, dt, u0.x), Madd(x.y, dt, u0.y), Madd(x.z, dt, u0.z));
+        const Vec8 s = Sample8(sample1, grid1, c);
+        const Vec8 u{_mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.x, s.x), _mm256_set1_ps(u8.x))),
+                     _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.y, s.y), _mm256_set1_ps(u8.y))),
+                     _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.z, s.z), _mm256_set1_ps(u8.z)))};
+        const Vec8 xn{Madd(x.x, dt, u.x), Madd(x.y, dt, u.y), Madd(x.z, dt, u.z)};
+        Store8(velocity + i, u);
+        Store8(position + i, xn);
+        alignas(32) float ux[8], uy[8], uz[8], px[8], py[8], pz[8];
+        _mm256_store_ps(ux, u.x);
+        _mm256_store_ps(uy, u.y);
+        _mm256_store_ps(uz, u.z);
+        _mm256_store_ps(px, xn.x);
+        _mm256_store_ps(py, xn.y);
+        _mm256_store_ps(pz, xn.z);
+        alignas(32) int o[8], o1[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(o), c.o);
+        if (needed) {
+            const Cells8 c1 = Cell8(sample1, xn.x, xn.y, xn.z);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(o1), c1.o);
+        }
+        for (int l = 0; l < 8; ++l) {
+            // The scalar scan, lane by lane (max and min are exact in any order).
+            const bool finiteU = std::isfinite(ux[l]) && std::isfinite(uy[l]) && std::isfinite(uz[l]);
+            if (finiteU) {
+                scan->maxNorm2 = std::max(scan->maxNorm2, ux[l] * ux[l] + uy[l] * uy[l] + uz[l] * uz[l]);
+            } else {
+                ++scan->nonFinite;
+            }
+            if (!(std::isfinite(px[l]) && std::isfinite(py[l]) && std::isfinite(pz[l]))) {
+                ++scan->nonFinite;
+                continue;
+            }
+            scan->box.Grow(glm::vec3(px[l], py[l], pz[l]));
+            if (!needed || o1[l] == o[l]) continue;
+            for (int k = 0; k < 8; ++k) {
+                const std::size_t idx = std::size_t(o1[l]) + sample1.CornerOffset(k);
+                if (needed[idx]) continue;
+                std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
+                *anyMissing = true;
+            }
+        }
+    }
+    return i;
+}
+
+}  // namespace
+
+std::atomic<bool> g_simdEnabled{true};
+
+bool TracerSimdAvailable() {
+    static const bool available = __builtin_cpu_supports("avx2");
+    return available && g_simdEnabled.load(std::memory_order_relaxed);
+}
+
+void EnableTracerSimd(bool enabled) { g_simdEnabled.store(enabled); }
+
+std::size_t PredictTracersSimd(const GridSampler& sample0, const GridSampler::Float4* grid0,
+                               const GridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
+                               const glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end) {
+    if (!TracerSimdAvailable()) return begin;
+    return Predict(sample0, grid0, sample1, cells, u8, dt, position, velocity, begin, end);
+}
+
+std::size_t CorrectTracersSimd(const GridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8,
+                               float dt, glm::vec3* position, glm::vec3* velocity, std::size_t begin,
+                               std::size_t end, TracerPassScan* scan, const std::uint8_t* needed,
+                               std::uint8_t* missing, bool* anyMissing) {
+    if (!TracerSimdAvailable()) return begin;
+    return Correct(sample1, grid1, u8, dt, position, velocity, begin, end, scan, needed, missing, anyMissing);
+}
+
+#else  // no AVX2 path on this target: everything goes through the scalar loops
+
+bool TracerSimdAvailable() { return false; }
+void EnableTracerSimd(bool) {}
+
+std::size_t PredictTracersSimd(const GridSampler&, const GridSampler::Float4*, const GridSampler&, std::uint8_t*,
+                               glm::vec3, float, const glm::vec3*, glm::vec3*, std::size_t begin, std::size_t) {
+    return begin;
+}
+
+std::size_t CorrectTracersSimd(const GridSampler&, const GridSampler::Float4*, glm::vec3, float, glm::vec3*,
+                               glm::vec3*, std::size_t begin, std::size_t, TracerPassScan*, const std::uint8_t*,
+                               std::uint8_t*, bool*) {
+    return begin;
+}
+
+#endif
+
+}  // namespace vorton
