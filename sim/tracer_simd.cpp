@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define VORTON_TRACER_AVX2 1
@@ -118,6 +119,10 @@ VORTON_AVX2 std::size_t Correct(const GridSampler& sample1, const GridSampler::F
                                bool* anyMissing) {
     std::size_t i = begin;
     const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 big = _mm256_set1_ps(std::numeric_limits<float>::max());
+    const __m256 small = _mm256_set1_ps(-std::numeric_limits<float>::max());
+    __m256 maxNorm2 = _mm256_setzero_ps();
+    __m256 boxMinX = big, boxMinY = big, boxMinZ = big, boxMaxX = small, boxMaxY = small, boxMaxZ = small;
     for (; i + 8 <= end; i += 8) {
         const Vec8 u0 = Load8(velocity + i);
         const Vec8 x = Load8(position + i);
@@ -129,33 +134,31 @@ VORTON_AVX2 std::size_t Correct(const GridSampler& sample1, const GridSampler::F
         const Vec8 xn{Madd(x.x, dt, u.x), Madd(x.y, dt, u.y), Madd(x.z, dt, u.z)};
         Store8(velocity + i, u);
         Store8(position + i, xn);
-        alignas(32) float ux[8], uy[8], uz[8], px[8], py[8], pz[8];
-        _mm256_store_ps(ux, u.x);
-        _mm256_store_ps(uy, u.y);
-        _mm256_store_ps(uz, u.z);
-        _mm256_store_ps(px, xn.x);
-        _mm256_store_ps(py, xn.y);
-        _mm256_store_ps(pz, xn.z);
-        alignas(32) int o[8], o1[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(o), c.o);
-        if (needed) {
-            const Cells8 c1 = Cell8(sample1, xn.x, xn.y, xn.z);
-            _mm256_store_si256(reinterpret_cast<__m256i*>(o1), c1.o);
-        }
+        // The scalar scan on all lanes at once (max, min and counts are exact in any order).
+        const __m256 zero = _mm256_setzero_ps();
+        auto finite = [&](__m256 v) VORTON_AVX2 { return _mm256_cmp_ps(_mm256_sub_ps(v, v), zero, _CMP_EQ_OQ); };
+        const __m256 finiteU = _mm256_and_ps(_mm256_and_ps(finite(u.x), finite(u.y)), finite(u.z));
+        const __m256 finiteX = _mm256_and_ps(_mm256_and_ps(finite(xn.x), finite(xn.y)), finite(xn.z));
+        const __m256 norm2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(u.x, u.x), _mm256_mul_ps(u.y, u.y)),
+                                           _mm256_mul_ps(u.z, u.z));
+        maxNorm2 = _mm256_max_ps(maxNorm2, _mm256_blendv_ps(zero, norm2, finiteU));
+        const int finiteUBits = _mm256_movemask_ps(finiteU), finiteXBits = _mm256_movemask_ps(finiteX);
+        scan->nonFinite += std::size_t(8 - __builtin_popcount(finiteUBits)) + std::size_t(8 - __builtin_popcount(finiteXBits));
+        boxMinX = _mm256_min_ps(boxMinX, _mm256_blendv_ps(big, xn.x, finiteX));
+        boxMinY = _mm256_min_ps(boxMinY, _mm256_blendv_ps(big, xn.y, finiteX));
+        boxMinZ = _mm256_min_ps(boxMinZ, _mm256_blendv_ps(big, xn.z, finiteX));
+        boxMaxX = _mm256_max_ps(boxMaxX, _mm256_blendv_ps(small, xn.x, finiteX));
+        boxMaxY = _mm256_max_ps(boxMaxY, _mm256_blendv_ps(small, xn.y, finiteX));
+        boxMaxZ = _mm256_max_ps(boxMaxZ, _mm256_blendv_ps(small, xn.z, finiteX));
+        if (!needed) continue;
+        const Cells8 c1 = Cell8(sample1, xn.x, xn.y, xn.z);
+        int moved = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c1.o, c.o))) ^ 0xff;
+        moved &= finiteXBits;
+        if (!moved) continue;
+        alignas(32) int o1[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(o1), c1.o);
         for (int l = 0; l < 8; ++l) {
-            // The scalar scan, lane by lane (max and min are exact in any order).
-            const bool finiteU = std::isfinite(ux[l]) && std::isfinite(uy[l]) && std::isfinite(uz[l]);
-            if (finiteU) {
-                scan->maxNorm2 = std::max(scan->maxNorm2, ux[l] * ux[l] + uy[l] * uy[l] + uz[l] * uz[l]);
-            } else {
-                ++scan->nonFinite;
-            }
-            if (!(std::isfinite(px[l]) && std::isfinite(py[l]) && std::isfinite(pz[l]))) {
-                ++scan->nonFinite;
-                continue;
-            }
-            scan->box.Grow(glm::vec3(px[l], py[l], pz[l]));
-            if (!needed || o1[l] == o[l]) continue;
+            if (!(moved >> l & 1)) continue;
             for (int k = 0; k < 8; ++k) {
                 const std::size_t idx = std::size_t(o1[l]) + sample1.CornerOffset(k);
                 if (needed[idx]) continue;
@@ -163,6 +166,21 @@ VORTON_AVX2 std::size_t Correct(const GridSampler& sample1, const GridSampler::F
                 *anyMissing = true;
             }
         }
+    }
+    alignas(32) float m[8], lx[8], ly[8], lz[8], hx[8], hy[8], hz[8];
+    _mm256_store_ps(m, maxNorm2);
+    _mm256_store_ps(lx, boxMinX);
+    _mm256_store_ps(ly, boxMinY);
+    _mm256_store_ps(lz, boxMinZ);
+    _mm256_store_ps(hx, boxMaxX);
+    _mm256_store_ps(hy, boxMaxY);
+    _mm256_store_ps(hz, boxMaxZ);
+    for (int l = 0; l < 8; ++l) {
+        scan->maxNorm2 = std::max(scan->maxNorm2, m[l]);
+        Aabb lane;
+        lane.min = glm::vec3(lx[l], ly[l], lz[l]);
+        lane.max = glm::vec3(hx[l], hy[l], hz[l]);
+        scan->box.Grow(lane);
     }
     return i;
 }
