@@ -70,18 +70,37 @@ struct Vec8 {
     __m256 x, y, z;
 };
 
+/// Eight packed vec3 (24 floats) to x, y, z registers: two 128-bit halves per
+/// register and three shuffles (the AoS-to-SoA transpose of Intel's AVX notes).
 VORTON_AVX2 inline Vec8 Load8(const glm::vec3* p) {
-    const __m256i idx = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
-    const float* f = &p->x;
-    return {_mm256_i32gather_ps(f, idx, 4), _mm256_i32gather_ps(f + 1, idx, 4), _mm256_i32gather_ps(f + 2, idx, 4)};
+    const float* a = &p->x;
+    __m256 m03 = _mm256_castps128_ps256(_mm_loadu_ps(a));
+    __m256 m14 = _mm256_castps128_ps256(_mm_loadu_ps(a + 4));
+    __m256 m25 = _mm256_castps128_ps256(_mm_loadu_ps(a + 8));
+    m03 = _mm256_insertf128_ps(m03, _mm_loadu_ps(a + 12), 1);
+    m14 = _mm256_insertf128_ps(m14, _mm_loadu_ps(a + 16), 1);
+    m25 = _mm256_insertf128_ps(m25, _mm_loadu_ps(a + 20), 1);
+    const __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));
+    const __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));
+    return {_mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0)), _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0)),
+            _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1))};
 }
 
+/// The inverse of Load8.
 VORTON_AVX2 inline void Store8(glm::vec3* p, const Vec8& v) {
-    alignas(32) float x[8], y[8], z[8];
-    _mm256_store_ps(x, v.x);
-    _mm256_store_ps(y, v.y);
-    _mm256_store_ps(z, v.z);
-    for (int l = 0; l < 8; ++l) p[l] = glm::vec3(x[l], y[l], z[l]);
+    float* a = &p->x;
+    const __m256 rxy = _mm256_shuffle_ps(v.x, v.y, _MM_SHUFFLE(2, 0, 2, 0));
+    const __m256 ryz = _mm256_shuffle_ps(v.y, v.z, _MM_SHUFFLE(3, 1, 3, 1));
+    const __m256 rzx = _mm256_shuffle_ps(v.z, v.x, _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256 r03 = _mm256_shuffle_ps(rxy, rzx, _MM_SHUFFLE(2, 0, 2, 0));
+    const __m256 r14 = _mm256_shuffle_ps(ryz, rxy, _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256 r25 = _mm256_shuffle_ps(rzx, ryz, _MM_SHUFFLE(3, 1, 3, 1));
+    _mm_storeu_ps(a, _mm256_castps256_ps128(r03));
+    _mm_storeu_ps(a + 4, _mm256_castps256_ps128(r14));
+    _mm_storeu_ps(a + 8, _mm256_castps256_ps128(r25));
+    _mm_storeu_ps(a + 12, _mm256_extractf128_ps(r03, 1));
+    _mm_storeu_ps(a + 16, _mm256_extractf128_ps(r14, 1));
+    _mm_storeu_ps(a + 20, _mm256_extractf128_ps(r25, 1));
 }
 
 VORTON_AVX2 inline Vec8 Sample8(const GridSampler& s, const GridSampler::Float4* grid, const Cells8& c) {
