@@ -26,7 +26,7 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"dt", "Time step", "s", &P::dt, 1.0e-4f, 0.1f, true, true, "simulated time per step"},
         {"solver", "Solver", "", &P::solver, 0.0f, 3.0f, true, false,
          "velocity from vorticity: direct (exact, O(N^2)), tree (treecode, O(N log N)), grid (FFT vortex-in-cell on "
-         "the velocity grid, O(M log M), for large N) or auto (tree below 750 vortons, grid from there on)"},
+         "the velocity grid, O(M log M), for large N) or auto (direct below 750 vortons, grid from there on)"},
         {"tree_theta", "Tree opening angle", "", &P::treeTheta, 0.05f, 1.0f, true, false,
          "treecode accepts a cluster when its radius / distance is below this"},
         {"tree_leaf_size", "Tree leaf size", "", &P::treeLeafSize, 1.0f, 64.0f, true, false,

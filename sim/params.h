@@ -24,8 +24,9 @@ enum class Solver : std::uint8_t {
     /// the same kernel (Hockney–Eastwood), O(M log M) in grid points; the
     /// tracer velocity grid comes with it. For large N.
     Grid,
-    /// Tree below kAutoGridVortons vortons, grid from there on (measured
-    /// crossover on the bench cases; both keep the error under 1 %).
+    /// Direct summation below kAutoGridVortons vortons (exact, and with its
+    /// eight-lane kernel the fastest there), the grid solver from there on
+    /// (measured crossover on the bench cases).
     Auto,
 };
 /// Vorton count from which Solver::Auto uses the grid solver.
@@ -33,7 +34,7 @@ inline constexpr std::size_t kAutoGridVortons = 750;
 /// The solver Auto stands for at n vortons; the others stand for themselves.
 inline Solver ResolveSolver(Solver solver, std::size_t n) {
     if (solver != Solver::Auto) return solver;
-    return n >= kAutoGridVortons ? Solver::Grid : Solver::Tree;
+    return n >= kAutoGridVortons ? Solver::Grid : Solver::Direct;
 }
 std::string_view SolverName(Solver solver);
 

@@ -74,7 +74,7 @@ TEST(Determinism, TracerSimdPathGivesTheScalarBits) {
     if (!TracerSimdAvailable()) GTEST_SKIP() << "no AVX2 here: only the scalar path ran";
 }
 
-TEST(Determinism, AutoSolverIsTheTreeForFewVortonsAndTheGridForMany) {
+TEST(Determinism, AutoSolverIsDirectForFewVortonsAndTheGridForMany) {
     // Auto picks by the vorton count (kAutoGridVortons): its run must be the
     // chosen solver's run to the bit, and the two solvers must differ.
     for (const int count : {300, 3000}) {
@@ -84,12 +84,12 @@ TEST(Determinism, AutoSolverIsTheTreeForFewVortonsAndTheGridForMany) {
         setup.params.solver = Solver::Auto;
         const std::uint64_t autoHash = HashAfter(setup, 5, 2);
         Simulation probe(setup);
-        const Solver expected = probe.GetVortons().Size() >= kAutoGridVortons ? Solver::Grid : Solver::Tree;
+        const Solver expected = probe.GetVortons().Size() >= kAutoGridVortons ? Solver::Grid : Solver::Direct;
         EXPECT_EQ(probe.ActiveSolver(), expected);
-        EXPECT_EQ(expected, count < 1000 ? Solver::Tree : Solver::Grid);
+        EXPECT_EQ(expected, count < 1000 ? Solver::Direct : Solver::Grid);
         setup.params.solver = expected;
         EXPECT_EQ(HashAfter(setup, 5, 2), autoHash) << count << " vortons";
-        setup.params.solver = expected == Solver::Grid ? Solver::Tree : Solver::Grid;
+        setup.params.solver = Solver::Tree;
         EXPECT_NE(HashAfter(setup, 5, 2), autoHash) << count << " vortons";
     }
 }
