@@ -41,6 +41,7 @@ private:
     // The vortons in cell order, one array per component, so the inner loop
     // over a run of neighbouring cells is contiguous and vectorises.
     std::vector<float> m_x, m_y, m_z, m_ax, m_ay, m_az, m_volume, m_radius, m_eddy;
+    std::vector<float> m_rx, m_ry, m_rz;  // rates in cell order (the pairwise path)
 };
 
 /// e^x for x ≤ 0 to a relative 3e-7 (measured; x < −87 gives e^−87): Cody–Waite reduction to
