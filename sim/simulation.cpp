@@ -242,15 +242,16 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
 
 GridGeometry Simulation::FitVelocityGrid(const Aabb& box) const {
     const SimParams& p = m_setup.params;
-    // The margin keeps the vortons' cores inside, and three cells more the
-    // grid solver's four-point stencils around every vorton.
+    // The box holds every vorton and tracer; the margin of 2.5 cells keeps
+    // the grid solver's four-point stencils around every vorton inside (the
+    // tracers interpolate within the box anyway).
     const float sigma = m_vortons.Size() ? m_vortons.radius[0] : 0.0f;
     const std::size_t maxPoints = std::size_t(std::max(512, p.velocityGridCells));
     const float h = Spacing();
     if (!(h > 0.0f)) return FitGrid(box, sigma, maxPoints);
     float cell = std::max(0.05f, p.velocityGridSpacing) * h;
     for (;;) {
-        const GridGeometry g = FitGridWithCell(box, sigma + 3.0f * cell, cell, std::numeric_limits<std::size_t>::max());
+        const GridGeometry g = FitGridWithCell(box, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max());
         if (g.PointCount() <= maxPoints) return g;
         cell *= 1.1f;
     }
