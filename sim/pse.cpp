@@ -1,3 +1,8 @@
+// Eight-lane vectors passed between inline helpers of this file only (and
+// ExpNonPositive of pse.h): the ABI note about 32-byte vectors without AVX
+// does not concern us.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #include "pse.h"
 
 #include <algorithm>
@@ -20,9 +25,6 @@ namespace {
 constexpr float kCutoff = 3.0f;  // in units of ε
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
-// Eight-lane vectors passed between inline helpers of this file only: the
-// ABI note about 32-byte vectors without AVX does not concern us.
-#pragma GCC diagnostic ignored "-Wpsabi"
 using F8 = float __attribute__((vector_size(32)));
 using I8 = std::int32_t __attribute__((vector_size(32)));
 
@@ -30,26 +32,6 @@ inline F8 Load8(const float* p) {
     F8 v;
     std::memcpy(&v, p, sizeof v);
     return v;
-}
-
-/// ExpNonPositive on eight lanes: the same operations, so the same bits.
-inline F8 ExpNonPositive8(F8 x) {
-    x = x > -87.0f ? x : F8{} - 87.0f;
-    constexpr float kLog2e = 1.44269504f, kLn2Hi = 0.693145752f, kLn2Lo = 1.42860677e-6f;
-    const I8 ni = -__builtin_convertvector(0.5f - x * kLog2e, I8);
-    const F8 n = __builtin_convertvector(ni, F8);
-    const F8 r = (x - n * kLn2Hi) - n * kLn2Lo;
-    F8 p = F8{} + 1.0f / 720.0f;
-    p = p * r + 1.0f / 120.0f;
-    p = p * r + 1.0f / 24.0f;
-    p = p * r + 1.0f / 6.0f;
-    p = p * r + 0.5f;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
-    const I8 bits = (ni + 127) << 23;
-    F8 scale;
-    std::memcpy(&scale, &bits, sizeof scale);
-    return p * scale;
 }
 
 /// Everything the pair loop reads: the cell list and the cell-ordered copies.
@@ -111,7 +93,7 @@ __attribute__((target_clones("avx2", "default"))) void PseRange(const PseView& v
                         const F8 dx = xp8 - Load8(v.sx + s), dy = yp8 - Load8(v.sy + s), dz = zp8 - Load8(v.sz + s);
                         const F8 d2 = dx * dx + dy * dy + dz * dz;
                         const F8 nuPair = v.nu + 0.5f * (eddyP + Load8(v.seddy + s));
-                        const F8 e = ExpNonPositive8(-d2 * v.invEps2);
+                        const F8 e = ExpNonPositive<F8, I8>(-d2 * v.invEps2);
                         const I8 inside = (d2 < v.reach2) & (I8{0, 1, 2, 3, 4, 5, 6, 7} < int(runEnd - s));
                         const F8 w = inside ? nuPair * e * v.etaOverEps2 : F8{};
                         const F8 vq = Load8(v.svol + s);
@@ -178,7 +160,7 @@ __attribute__((target_clones("avx2", "default"))) void PseLayer(const PseView& v
                     const F8 dx = xp8 - Load8(v.sx + s), dy = yp8 - Load8(v.sy + s), dz = zp8 - Load8(v.sz + s);
                     const F8 d2 = dx * dx + dy * dy + dz * dz;
                     const F8 nuPair = v.nu + 0.5f * (eddyP + Load8(v.seddy + s));
-                    const F8 e = ExpNonPositive8(-d2 * v.invEps2);
+                    const F8 e = ExpNonPositive<F8, I8>(-d2 * v.invEps2);
                     const int lanes = int(runEnd - s);
                     const I8 inside = (d2 < v.reach2) & (I8{0, 1, 2, 3, 4, 5, 6, 7} < lanes);
                     const F8 w = inside ? nuPair * e * v.etaOverEps2 : F8{};

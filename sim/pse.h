@@ -2,9 +2,10 @@
 /// \file
 /// Viscous diffusion by particle strength exchange (PSE).
 
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -46,17 +47,26 @@ private:
 
 /// e^x for x ≤ 0 to a relative 3e-7 (measured; x < −87 gives e^−87): Cody–Waite reduction to
 /// 2^n·e^r, |r| ≤ ln2/2, and a degree-6 Taylor polynomial. Plain arithmetic
-/// and bit operations, so loops calling it vectorise and give the same bits
-/// in every lane and thread.
-inline float ExpNonPositive(float x) {
-    x = x > -87.0f ? x : -87.0f;
+/// and bit operations, on a float or lane by lane on a GCC vector of floats
+/// (F) with its int32 twin (I): every lane and thread gets the same bits.
+template <typename F, typename I = std::int32_t>
+inline F ExpNonPositive(F x) {
+    constexpr bool kScalar = std::is_same_v<F, float>;
+    x = x > -87.0f ? x : F{} - 87.0f;
     // x = n ln2 + r, n = round(x log2 e) by truncation (x ≤ 0); ln2 split in
     // a part exact in float and the rest.
     constexpr float kLog2e = 1.44269504f, kLn2Hi = 0.693145752f, kLn2Lo = 1.42860677e-6f;
-    const std::int32_t ni = -std::int32_t(0.5f - x * kLog2e);
-    const float n = float(ni);
-    const float r = (x - n * kLn2Hi) - n * kLn2Lo;
-    float p = 1.0f / 720.0f;
+    I ni;
+    F n;
+    if constexpr (kScalar) {
+        ni = -std::int32_t(0.5f - x * kLog2e);
+        n = float(ni);
+    } else {
+        ni = -__builtin_convertvector(0.5f - x * kLog2e, I);
+        n = __builtin_convertvector(ni, F);
+    }
+    const F r = (x - n * kLn2Hi) - n * kLn2Lo;
+    F p = F{} + 1.0f / 720.0f;
     p = p * r + 1.0f / 120.0f;
     p = p * r + 1.0f / 24.0f;
     p = p * r + 1.0f / 6.0f;
@@ -64,7 +74,10 @@ inline float ExpNonPositive(float x) {
     p = p * r + 1.0f;
     p = p * r + 1.0f;
     // 2^n by building the exponent field; n ≥ −126 here.
-    return p * std::bit_cast<float>((ni + 127) << 23);
+    const I bits = (ni + 127) << 23;
+    F scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
 }
 
 }  // namespace vorton
