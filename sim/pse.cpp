@@ -23,6 +23,8 @@ namespace vorton {
 
 namespace {
 constexpr float kCutoff = 3.0f;  // in units of ε
+/// Vortons from which equal cores take the pairwise path (measured crossover on 2 cores).
+constexpr std::size_t kPairwiseFrom = 500;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
 using F8 = float __attribute__((vector_size(32)));
@@ -275,7 +277,8 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
     view.reach2 = kCutoff * kCutoff * eps2;
     view.etaOverEps2 = kEtaNorm / (eps2 * eps) / eps2;
     view.uniform = *std::min_element(radius.begin(), radius.end()) == maxRadius;
-    if (!view.uniform) {
+    // Few vortons: the gather's one parallel loop beats three phases of few layers.
+    if (!view.uniform || n < kPairwiseFrom) {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 64),
                           [&](const auto& r) { PseRange(view, r.begin(), r.end()); });
         return;
