@@ -68,9 +68,33 @@ void BaroclinicGenerator::ComputeRates(std::span<const glm::vec3> position, std:
         for (std::size_t i = r.begin(); i != r.end(); ++i) m_gradient[i] = glm::cross(m_gradient[i], gOverRho) * cellVolume;
     });
 
+    // Σ of receiving weights at each point. A vorton whose cell is in z-layer
+    // b writes layers b − 1 … b + 2, so layers four apart run at once, each in
+    // vorton order: every point sums its terms in one fixed order, whatever
+    // the threads.
     m_weight.assign(points, 0.0f);
+    const int layers = m_grid.points.z;
+    m_layerStart.assign(std::size_t(layers) + 1, 0);
+    m_layerOf.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
-        ForEachReceivingPoint(m_grid, position[k], [&](std::size_t i, float w) { m_weight[i] += w; });
+        const float u = (position[k].z - m_grid.origin.z) / m_grid.spacing.z;
+        m_layerOf[k] = std::uint32_t(std::clamp(int(std::floor(u)), 0, layers - 1));
+        ++m_layerStart[m_layerOf[k] + 1];
+    }
+    for (int b = 0; b < layers; ++b) m_layerStart[std::size_t(b) + 1] += m_layerStart[std::size_t(b)];
+    m_byLayer.resize(n);
+    m_fill.assign(m_layerStart.begin(), m_layerStart.end() - 1);
+    for (std::size_t k = 0; k < n; ++k) m_byLayer[m_fill[m_layerOf[k]]++] = std::uint32_t(k);
+    for (int phase = 0; phase < 4; ++phase) {
+        const int tasks = std::max(0, (layers - phase + 3) / 4);
+        tbb::parallel_for(tbb::blocked_range<int>(0, tasks, 1), [&](const tbb::blocked_range<int>& r) {
+            for (int t = r.begin(); t != r.end(); ++t) {
+                const int b = phase + 4 * t;
+                for (std::uint32_t s = m_layerStart[std::size_t(b)]; s < m_layerStart[std::size_t(b) + 1]; ++s) {
+                    ForEachReceivingPoint(m_grid, position[m_byLayer[s]], [&](std::size_t i, float w) { m_weight[i] += w; });
+                }
+            }
+        });
     }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const auto& r) {
         for (std::size_t k = r.begin(); k != r.end(); ++k) {
