@@ -160,6 +160,22 @@ private:
     /// mask of the last grid evaluation missed, so the next step's
     /// interpolation reads no unevaluated point.
     void FillMissingCorners(std::span<const std::uint8_t> missing, bool any);
+    // The tracers' Heun passes (simulation_tracers.cpp).
+    /// Bodies or a free stream move tracers after the corrector (collisions, emitters).
+    bool TracersMoveAfterCorrector() const;
+    /// Predictor: fixes m_nextGrid, parks u0 in tracers.velocity, marks the cells the next grid needs.
+    void PredictTracers(float dt);
+    /// What the corrector gathers: largest |u|², non-finite count, bounds, missed corners.
+    struct TracerPass {
+        float maxNorm2 = 0.0f;
+        std::size_t nonFinite = 0;
+        Aabb box;
+        bool missing = false;
+    };
+    /// Corrector: moves the tracers to t + dt (trapezoid) on m_nextGrid.
+    TracerPass CorrectTracers(float dt);
+    /// After collisions and emitters moved tracers: marks the corners their cells miss; true if any.
+    bool MarkMovedTracersCorners();
 
     /// What the cached first-stage velocities depend on besides the state.
     struct CacheKey {

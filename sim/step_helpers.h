@@ -1,0 +1,68 @@
+#pragma once
+/// \file
+/// Internal to the Simulation's .cpp files: the clock, finite checks and the
+/// parallel loops and scans a step is made of (all exact in any order).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <span>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+namespace vorton::step {
+
+inline std::int64_t Now() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+inline bool Finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+/// Largest |v|² and count of non-finite entries; both exact in any order.
+struct Scan {
+    float maxNorm2 = 0.0f;
+    std::size_t nonFinite = 0;
+    void Add(glm::vec3 v) {
+        if (Finite(v)) {
+            maxNorm2 = std::max(maxNorm2, glm::dot(v, v));
+        } else {
+            ++nonFinite;
+        }
+    }
+};
+
+/// Runs body(i, scan) for i in [0, n) in parallel and merges the scans.
+template <typename Body>
+Scan ParallelScan(std::size_t n, Body&& body) {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, n, 4096), Scan{},
+        [&](const tbb::blocked_range<std::size_t>& r, Scan s) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) body(i, s);
+            return s;
+        },
+        [](Scan a, const Scan& b) {
+            a.maxNorm2 = std::max(a.maxNorm2, b.maxNorm2);
+            a.nonFinite += b.nonFinite;
+            return a;
+        });
+}
+
+inline Scan ScanVectors(std::span<const glm::vec3> values) {
+    return ParallelScan(values.size(), [&](std::size_t i, Scan& s) { s.Add(values[i]); });
+}
+
+template <typename F>
+void ParallelFor(std::size_t n, F&& body) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) body(i);
+    });
+}
+
+}  // namespace vorton::step
