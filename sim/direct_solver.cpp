@@ -8,6 +8,7 @@
 
 #include "biot_savart.h"
 #include "vorton_sources.h"
+#include "step_helpers.h"
 
 namespace vorton {
 
@@ -85,13 +86,13 @@ template <bool kStretch>
     }
 }
 
-__attribute__((target_clones("avx2", "default"))) void DirectRangeVelocity(const SoaSources& src,
+VORTON_AVX2_CLONES void DirectRangeVelocity(const SoaSources& src,
                                                                             const VelocityQuery& q,
                                                                             std::size_t begin, std::size_t end) {
     DirectRange<false>(src, q, begin, end);
 }
 
-__attribute__((target_clones("avx2", "default"))) void DirectRangeStretch(const SoaSources& src,
+VORTON_AVX2_CLONES void DirectRangeStretch(const SoaSources& src,
                                                                            const VelocityQuery& q,
                                                                            std::size_t begin, std::size_t end) {
     DirectRange<true>(src, q, begin, end);

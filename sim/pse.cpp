@@ -18,6 +18,7 @@
 #include <tbb/parallel_for.h>
 
 #include "aabb.h"
+#include "step_helpers.h"
 
 namespace vorton {
 
@@ -53,7 +54,7 @@ float Sum8(F8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[
 /// Rates of vortons [begin, end). Built twice, for AVX2 and for the baseline,
 /// picked at load time; the eight-lane vectors make both do the same
 /// operations lane by lane, so they give the same bits.
-__attribute__((target_clones("avx2", "default"))) void PseRange(const PseView& v, std::size_t begin,
+VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin,
                                                                  std::size_t end) {
     const float h = v.cells->spacing.x;
     const glm::ivec3 dims = v.cells->points;
@@ -129,7 +130,7 @@ __attribute__((target_clones("avx2", "default"))) void PseRange(const PseView& v
 /// neighbour, in the cell-ordered rates r. A layer writes only to itself and
 /// the next two, so layers three apart can run at once, and every rate
 /// receives its terms in one fixed order: the same bits for any thread count.
-__attribute__((target_clones("avx2", "default"))) void PseLayer(const PseView& v, int layer, float* rx, float* ry,
+VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* ry,
                                                                  float* rz) {
     const float h = v.cells->spacing.x;
     const glm::ivec3 dims = v.cells->points;
