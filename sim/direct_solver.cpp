@@ -102,7 +102,10 @@ VORTON_AVX2_CLONES void DirectRangeStretch(const SoaSources& src,
 
 void DirectVelocity(const VortonSources& sources, const VelocityQuery& query) {
     assert(query.velocity.size() == query.points.size());
-    // Kept per calling thread, so repeated calls do not allocate.
+    // Kept per calling thread, so repeated calls do not allocate. (Safe as long
+    // as no task of a parallel loop calls DirectVelocity itself: a thread
+    // waiting in the loop below could otherwise run such a task and refill
+    // the buffer under its own feet. Nothing in the project does.)
     thread_local SoaSources buffer;
     SoaSources& soa = buffer;  // the caller's: inside the loop `buffer` would name each worker's own
     soa.Load(sources);
