@@ -170,9 +170,10 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     *treeMs += Elapsed(tick);
     if (ActiveSolver() == Solver::Grid) {
         if (!position.empty()) {
+            GridSolver& solver = solverGrid ? m_gridSolver : m_predictorGridSolver;
             const GridGeometry grid = solverGrid ? *solverGrid : FitVelocityGrid(BoundsOf(position));
-            m_gridSolver.Solve(grid, VortonSources{position, m_alpha, m_sigma2}, true);
-            m_gridSolver.Evaluate(VelocityQuery{position, velocity, vorticity, stretch});
+            solver.Solve(grid, VortonSources{position, m_alpha, m_sigma2}, true);
+            solver.Evaluate(VelocityQuery{position, velocity, vorticity, stretch});
         }
     } else if (ActiveSolver() == Solver::Tree) {
         m_tree.EvaluateAtSources(vorticity, velocity, stretch, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));

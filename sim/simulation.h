@@ -217,7 +217,9 @@ private:
 
     Lattice m_lattice;  // the seeding lattice, reused by remeshing
     Treecode m_tree;
-    GridSolver m_gridSolver;
+    GridSolver m_gridSolver;           // the tracer grid's solves (and VelocityAt)
+    GridSolver m_predictorGridSolver;  // the predictor stage's, on the vortons' own grid: each keeps its FFT
+                                       // plans and kernel transform, which alternating sizes would rebuild
     ParticleStrengthExchange m_pse;
     GridGeometry m_velocityGrid;  // geometry of m_gridVelocity0
     GridGeometry m_nextGrid;      // geometry of m_gridVelocity1
