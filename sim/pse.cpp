@@ -51,11 +51,51 @@ struct PseView {
 
 float Sum8(F8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); }
 
+/// The run of the sorted arrays that row (j, k) of the cell list holds within
+/// reach of a point at `rel` (m from the cell origin): only the cells the
+/// sphere's chord through the row spans, between columns lo and hi. The reach
+/// is padded, so the cutoff test of the pair term (symmetric in p and q)
+/// decides every pair. False if the sphere misses the row.
+[[gnu::always_inline]] inline bool RowRun(const PseView& v, glm::vec3 rel, int j, int k, int lo, int hi,
+                                          std::uint32_t* begin, std::uint32_t* end) {
+    const float h = v.cells->spacing.x;
+    const float reachPad = 1.001f * v.reach;
+    const float gz = std::max({0.0f, float(k) * h - rel.z, rel.z - float(k + 1) * h});
+    const float gy = std::max({0.0f, float(j) * h - rel.y, rel.y - float(j + 1) * h});
+    const float chord2 = reachPad * reachPad - gy * gy - gz * gz;
+    if (chord2 <= 0.0f) return false;
+    const float chord = std::sqrt(chord2);
+    const int i0 = std::max(lo, int(std::floor((rel.x - chord) / h)));
+    const int i1 = std::min(hi, int(std::floor((rel.x + chord) / h)));
+    if (i0 > i1) return false;
+    *begin = v.start[v.cells->Index(i0, j, k)];
+    *end = v.start[v.cells->Index(i1, j, k) + 1];
+    return true;
+}
+
+/// Equal cores: the pair terms (V_p α_q − V_q α_p) ν_pq η/ε² of vorton p with
+/// the eight candidates from sorted index s, zero past `end` and beyond the
+/// cutoff. No divisions (ε is one for all pairs).
+struct Terms8 {
+    F8 x, y, z;
+};
+[[gnu::always_inline]] inline Terms8 PairTerms8(const PseView& v, glm::vec3 xp, glm::vec3 alphaP, float vp,
+                                                float eddyP, std::uint32_t s, std::uint32_t end) {
+    const F8 dx = xp.x - Load8(v.sx + s), dy = xp.y - Load8(v.sy + s), dz = xp.z - Load8(v.sz + s);
+    const F8 d2 = dx * dx + dy * dy + dz * dz;
+    const F8 nuPair = v.nu + 0.5f * (eddyP + Load8(v.seddy + s));
+    const F8 e = ExpNonPositive<F8, I8>(-d2 * v.invEps2);
+    const I8 inside = (d2 < v.reach2) & (I8{0, 1, 2, 3, 4, 5, 6, 7} < int(end - s));
+    const F8 w = inside ? nuPair * e * v.etaOverEps2 : F8{};
+    const F8 vq = Load8(v.svol + s);
+    return {(vp * Load8(v.sax + s) - vq * alphaP.x) * w, (vp * Load8(v.say + s) - vq * alphaP.y) * w,
+            (vp * Load8(v.saz + s) - vq * alphaP.z) * w};
+}
+
 /// Rates of vortons [begin, end). Built twice, for AVX2 and for the baseline,
 /// picked at load time; the eight-lane vectors make both do the same
 /// operations lane by lane, so they give the same bits.
-VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin,
-                                                                 std::size_t end) {
+VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin, std::size_t end) {
     const float h = v.cells->spacing.x;
     const glm::ivec3 dims = v.cells->points;
     const float cutoff2 = kCutoff * kCutoff;
@@ -69,40 +109,19 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin,
         const glm::ivec3 lo = glm::max(c - 2, glm::ivec3(0)), hi = glm::min(c + 2, dims - 1);
         float sumX = 0.0f, sumY = 0.0f, sumZ = 0.0f;
         F8 accX{}, accY{}, accZ{};
-        const F8 xp8 = F8{} + xp.x, yp8 = F8{} + xp.y, zp8 = F8{} + xp.z;
-        // Only the rows of cells the sphere of reach around x_p meets, and
-        // of each row only the cells its chord spans; padded, so the cutoff
-        // test below (symmetric in p and q) decides every pair.
         const glm::vec3 rel = xp - v.cells->origin;
-        const float reachPad = 1.001f * v.reach;
         for (int k = lo.z; k <= hi.z; ++k) {
-            const float gz = std::max({0.0f, float(k) * h - rel.z, rel.z - float(k + 1) * h});
             for (int j = lo.y; j <= hi.y; ++j) {
-                const float gy = std::max({0.0f, float(j) * h - rel.y, rel.y - float(j + 1) * h});
-                const float chord2 = reachPad * reachPad - gy * gy - gz * gz;
-                if (chord2 <= 0.0f) continue;
-                const float chord = std::sqrt(chord2);
-                const int i0 = std::max(lo.x, int(std::floor((rel.x - chord) / h)));
-                const int i1 = std::min(hi.x, int(std::floor((rel.x + chord) / h)));
-                if (i0 > i1) continue;
-                // Cells i0..i1 of this row are one run of the sorted arrays.
-                const std::uint32_t runBegin = v.start[v.cells->Index(i0, j, k)];
-                const std::uint32_t runEnd = v.start[v.cells->Index(i1, j, k) + 1];
+                std::uint32_t runBegin, runEnd;
+                if (!RowRun(v, rel, j, k, lo.x, hi.x, &runBegin, &runEnd)) continue;
                 // The self term is exactly zero (V_p α_p − V_p α_p), so p needs no skip.
                 if (v.uniform) {
-                    // One ε for all pairs: no divisions; eight candidates at
-                    // a time (the arrays are padded past the end).
+                    // Eight candidates at a time (the arrays are padded past the end).
                     for (std::uint32_t s = runBegin; s < runEnd; s += 8) {
-                        const F8 dx = xp8 - Load8(v.sx + s), dy = yp8 - Load8(v.sy + s), dz = zp8 - Load8(v.sz + s);
-                        const F8 d2 = dx * dx + dy * dy + dz * dz;
-                        const F8 nuPair = v.nu + 0.5f * (eddyP + Load8(v.seddy + s));
-                        const F8 e = ExpNonPositive<F8, I8>(-d2 * v.invEps2);
-                        const I8 inside = (d2 < v.reach2) & (I8{0, 1, 2, 3, 4, 5, 6, 7} < int(runEnd - s));
-                        const F8 w = inside ? nuPair * e * v.etaOverEps2 : F8{};
-                        const F8 vq = Load8(v.svol + s);
-                        accX += (vp * Load8(v.sax + s) - vq * alphaP.x) * w;
-                        accY += (vp * Load8(v.say + s) - vq * alphaP.y) * w;
-                        accZ += (vp * Load8(v.saz + s) - vq * alphaP.z) * w;
+                        const Terms8 t = PairTerms8(v, xp, alphaP, vp, eddyP, s, runEnd);
+                        accX += t.x;
+                        accY += t.y;
+                        accZ += t.z;
                     }
                     continue;
                 }
@@ -123,6 +142,7 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin,
         v.rate[p] = glm::vec3(sumX + Sum8(accX), sumY + Sum8(accY), sumZ + Sum8(accZ));
     }
 }
+
 /// Uniform cores, each pair once: the vortons of z-layer `layer` of the cell
 /// list, in sorted order, meet only the neighbours after them in that order
 /// (the rest of their own row, later rows of their layer, the next two
@@ -130,13 +150,11 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin,
 /// neighbour, in the cell-ordered rates r. A layer writes only to itself and
 /// the next two, so layers three apart can run at once, and every rate
 /// receives its terms in one fixed order: the same bits for any thread count.
-VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* ry,
-                                                                 float* rz) {
+VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* ry, float* rz) {
     const float h = v.cells->spacing.x;
     const glm::ivec3 dims = v.cells->points;
     const std::uint32_t first = v.start[v.cells->Index(0, 0, layer)];
     const std::uint32_t last = v.start[v.cells->Index(dims.x - 1, dims.y - 1, layer) + 1];
-    const float reachPad = 1.001f * v.reach;
     for (std::uint32_t sp = first; sp < last; ++sp) {
         const glm::vec3 xp(v.sx[sp], v.sy[sp], v.sz[sp]);
         const glm::vec3 alphaP(v.sax[sp], v.say[sp], v.saz[sp]);
@@ -144,47 +162,31 @@ VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* 
         const glm::ivec3 c =
             glm::clamp(glm::ivec3(glm::floor((xp - v.cells->origin) / h)), glm::ivec3(0), dims - 1);
         F8 accX{}, accY{}, accZ{};
-        const F8 xp8 = F8{} + xp.x, yp8 = F8{} + xp.y, zp8 = F8{} + xp.z;
         const glm::vec3 rel = xp - v.cells->origin;
         for (int k = c.z; k <= std::min(c.z + 2, dims.z - 1); ++k) {
-            const float gz = std::max({0.0f, float(k) * h - rel.z, rel.z - float(k + 1) * h});
             for (int j = k == c.z ? c.y : std::max(c.y - 2, 0); j <= std::min(c.y + 2, dims.y - 1); ++j) {
-                const float gy = std::max({0.0f, float(j) * h - rel.y, rel.y - float(j + 1) * h});
-                const float chord2 = reachPad * reachPad - gy * gy - gz * gz;
-                if (chord2 <= 0.0f) continue;
-                const float chord = std::sqrt(chord2);
-                const int i0 = std::max(std::max(c.x - 2, 0), int(std::floor((rel.x - chord) / h)));
-                const int i1 = std::min(std::min(c.x + 2, dims.x - 1), int(std::floor((rel.x + chord) / h)));
-                if (i0 > i1) continue;
-                std::uint32_t runBegin = v.start[v.cells->Index(i0, j, k)];
-                const std::uint32_t runEnd = v.start[v.cells->Index(i1, j, k) + 1];
+                std::uint32_t runBegin, runEnd;
+                if (!RowRun(v, rel, j, k, std::max(c.x - 2, 0), std::min(c.x + 2, dims.x - 1), &runBegin, &runEnd)) {
+                    continue;
+                }
                 if (k == c.z && j == c.y) runBegin = std::max(runBegin, sp + 1);
                 for (std::uint32_t s = runBegin; s < runEnd; s += 8) {
-                    const F8 dx = xp8 - Load8(v.sx + s), dy = yp8 - Load8(v.sy + s), dz = zp8 - Load8(v.sz + s);
-                    const F8 d2 = dx * dx + dy * dy + dz * dz;
-                    const F8 nuPair = v.nu + 0.5f * (eddyP + Load8(v.seddy + s));
-                    const F8 e = ExpNonPositive<F8, I8>(-d2 * v.invEps2);
+                    const Terms8 t = PairTerms8(v, xp, alphaP, vp, eddyP, s, runEnd);
+                    accX += t.x;
+                    accY += t.y;
+                    accZ += t.z;
                     const int lanes = int(runEnd - s);
-                    const I8 inside = (d2 < v.reach2) & (I8{0, 1, 2, 3, 4, 5, 6, 7} < lanes);
-                    const F8 w = inside ? nuPair * e * v.etaOverEps2 : F8{};
-                    const F8 vq = Load8(v.svol + s);
-                    const F8 tx = (vp * Load8(v.sax + s) - vq * alphaP.x) * w;
-                    const F8 ty = (vp * Load8(v.say + s) - vq * alphaP.y) * w;
-                    const F8 tz = (vp * Load8(v.saz + s) - vq * alphaP.z) * w;
-                    accX += tx;
-                    accY += ty;
-                    accZ += tz;
                     if (lanes >= 8) {
-                        const F8 nx = Load8(rx + s) - tx, ny = Load8(ry + s) - ty, nz = Load8(rz + s) - tz;
+                        const F8 nx = Load8(rx + s) - t.x, ny = Load8(ry + s) - t.y, nz = Load8(rz + s) - t.z;
                         std::memcpy(rx + s, &nx, sizeof nx);
                         std::memcpy(ry + s, &ny, sizeof ny);
                         std::memcpy(rz + s, &nz, sizeof nz);
                     } else {
                         // Past the run are other vortons, maybe another layer's: not touched.
                         for (int l = 0; l < lanes; ++l) {
-                            rx[s + l] -= tx[l];
-                            ry[s + l] -= ty[l];
-                            rz[s + l] -= tz[l];
+                            rx[s + l] -= t.x[l];
+                            ry[s + l] -= t.y[l];
+                            rz[s + l] -= t.z[l];
                         }
                     }
                 }
