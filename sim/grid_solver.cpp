@@ -463,6 +463,19 @@ void EvaluateRange(const GridGeometry& grid, const glm::vec3* velocity, const Pa
 
 }  // namespace
 
+bool GridSolver::Holds(glm::vec3 x) const {
+    const glm::vec3 u = GridUnits(m_grid, x);
+    const int width = m_stencil == GridStencil::kM4Prime ? Stencil<GridStencil::kM4Prime>::kWidth
+                                                          : Stencil<GridStencil::kCloudInCell>::kWidth;
+    for (int a = 0; a < 3; ++a) {
+        float w[4];
+        const int base = m_stencil == GridStencil::kM4Prime ? Stencil<GridStencil::kM4Prime>::Weights(u[a], w)
+                                                             : Stencil<GridStencil::kCloudInCell>::Weights(u[a], w);
+        if (!(base >= 0 && base + width <= m_grid.points[a])) return false;
+    }
+    return true;
+}
+
 void GridSolver::Evaluate(const VelocityQuery& query) const {
     assert(query.velocity.size() == query.points.size());
     assert(m_velocity.size() == m_grid.PointCount());

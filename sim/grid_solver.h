@@ -99,6 +99,10 @@ public:
     /// Interpolate): keep vortons ≥ 2 cells inside. Parallel over points.
     void Evaluate(const VelocityQuery& query) const;
 
+    /// True when x is far enough inside the last Solve's grid for Evaluate to
+    /// use the full stencil there (else it falls back to clamped trilinear).
+    bool Holds(glm::vec3 x) const;
+
     /// The last Solve's core radius squared (m²) and padded FFT size (points per axis).
     float KernelSigma2() const { return m_kernelSigma2; }
     glm::ivec3 PaddedSize() const { return m_padded; }

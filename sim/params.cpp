@@ -16,7 +16,7 @@ std::string_view SolverName(Solver solver) {
 
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
-    static const std::array<ParamInfo<P>, 18> infos{{
+    static const std::array<ParamInfo<P>, 19> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0"},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -42,8 +42,11 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "C of the subgrid eddy viscosity (C h)^2 |w| added where the flow is finer than the vorton spacing h "
          "can resolve; 0 turns it off"},
         {"remesh_every", "Remesh every", "steps", &P::remeshEvery, 0.0f, 1000.0f, true, false,
-         "steps between remeshings of the vortons onto a regular lattice (0: never); remeshing keeps vortons "
-         "from clustering, which otherwise lets vortex stretching run away"},
+         "steps between remeshings of the vortons onto their seeding lattice, which also culls what carries next to "
+         "nothing (0: never); remeshing keeps the vortons' cores overlapping, without which isolated vortons "
+         "get stretched without bound"},
+        {"max_vortons", "Max vortons", "", &P::maxVortons, 0.0f, float(kMaxVortons), true, true,
+         "most vortons a remesh may leave (the weakest beyond are dropped); 0: twice the seeded count"},
         {"max_speed", "Blow-up speed", "m/s", &P::maxSpeed, 0.1f, 1.0e4f, true, true,
          "a vorton faster than this stops the run as a blow-up"},
         {"free_stream", "Free stream", "m/s", &P::freeStream, -20.0f, 20.0f, true, false,

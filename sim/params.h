@@ -53,7 +53,14 @@ struct SimParams {
     int velocityGridCells = 262144;          ///< most cells of the tracer velocity grid; the cell grows beyond (live)
     float densityCellFactor = 1.0f;          ///< density grid cell size / mean vorton radius (live)
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
-    int remeshEvery = 0;                     ///< steps between remeshings onto the seeding lattice; 0: never (live)
+    /// Steps between remeshings onto the seeding lattice, with culling of
+    /// what carries next to nothing; 0: never (live). Keeps the vortons'
+    /// cores overlapping: without it isolated vortons get stretched without
+    /// bound and a run blows up within a minute (remesh.h).
+    int remeshEvery = 5;
+    /// Most vortons a remesh may leave; beyond, the weakest are dropped
+    /// whatever they carry. 0: twice the seeded count (live).
+    int maxVortons = 0;
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)
     /// U∞, m/s: uniform stream added to the velocity everywhere (a Galilean
     /// shift: the vorticity does not see it, bodies and emitters do) (live)

@@ -26,6 +26,26 @@ void Vortons::Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint1
     massFraction.push_back(g == kAmbientGroup ? 0.0f : fraction);
 }
 
+std::size_t Vortons::Compact(std::span<const std::uint8_t> keep) {
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < Size(); ++k) {
+        if (!keep[k]) continue;
+        position[out] = position[k];
+        vorticity[out] = vorticity[k];
+        radius[out] = radius[k];
+        volume[out] = volume[k];
+        group[out] = group[k];
+        massFraction[out] = massFraction[k];
+        birthHeight[out] = birthHeight[k];
+        ++out;
+    }
+    const std::size_t removed = Size() - out;
+    for (auto* v : {&position, &vorticity}) v->resize(out);
+    for (auto* v : {&radius, &volume, &massFraction, &birthHeight}) v->resize(out);
+    group.resize(out);
+    return removed;
+}
+
 void Tracers::Clear() {
     position.clear();
     velocity.clear();

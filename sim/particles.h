@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -35,6 +36,8 @@ struct Vortons {
     /// Appends a vorton; birthHeight is x.z unless given.
     void Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction = 1.0f);
     void Add(glm::vec3 x, glm::vec3 omega, float sigma, float v, std::uint16_t g, float fraction, float birthZ);
+    /// Keeps the vortons whose keep byte is set (N bytes), in order; returns how many went.
+    std::size_t Compact(std::span<const std::uint8_t> keep);
 };
 
 /// Passive tracers: moved by the flow, never feed back into it.

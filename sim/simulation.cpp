@@ -22,8 +22,6 @@ namespace {
 constexpr std::array<std::string_view, kStageCount> kStageNames{
     "remesh", "bounds", "tree", "velocity", "velocity_grid", "baroclinic", "diffusion", "advection", "bodies"};
 
-/// Lattice points with |α| or mass below this fraction of the largest are dropped when remeshing.
-constexpr float kRemeshThreshold = 1.0e-2f;
 constexpr std::size_t kMaxRemeshPoints = std::size_t(1) << 25;
 
 }  // namespace
@@ -34,11 +32,16 @@ Simulation::Simulation(SceneSetup setup) : m_setup(std::move(setup)) { Reset(); 
 
 void Simulation::Reset() {
     SeedVortons(m_setup, m_vortons, &m_lattice);
+    m_seededVortons = m_vortons.Size();
+    m_seededSpacing = Spacing();
+    m_remeshCount = m_remeshCapped = 0;
+    m_remeshDropped = 0.0;
+    m_lastRemesh = RemeshReport{};
     SeedTracers(m_setup, m_tracers);
     m_bodies.clear();
     SyncBodies();  // every body at its spec
     m_collisionImpulse = glm::dvec3(0.0);
-    m_profile.Build(m_setup.groups, Spacing());
+    m_profile.Build(m_setup.groups, m_seededSpacing);
     m_densityGridValid = false;
     m_time = 0.0;
     m_steps = 0;
@@ -48,7 +51,9 @@ void Simulation::Reset() {
     m_cacheValid = false;
     m_tracerBounds = BoundsOf(m_tracers.position);
     m_tracerBoundsValid = true;
-    m_bounds = BoundsOf(m_vortons.position);
+    const Aabb vortonBox = BoundsOf(m_vortons.position);
+    m_activeSolver = ResolveActiveSolver(vortonBox);
+    m_bounds = vortonBox;
     m_bounds.Grow(m_tracerBounds);
 }
 
@@ -110,26 +115,54 @@ void Simulation::LoadSources(std::span<const glm::vec3> position, std::span<cons
         m_alpha[k] = vorticity[k] * m_vortons.volume[k];
         m_sigma2[k] = m_vortons.radius[k] * m_vortons.radius[k];
     });
-    if (ActiveSolver() == Solver::Tree) {
-        m_tree.Build(VortonSources{position, m_alpha, m_sigma2}, std::max(1, m_setup.params.treeLeafSize));
+}
+
+VelocitySolver& Simulation::SolverFor(bool predictor) {
+    std::unique_ptr<VelocitySolver>& solver = m_solvers[predictor ? 1 : 0][std::size_t(m_activeSolver)];
+    if (!solver) solver = MakeVelocitySolver(m_activeSolver);
+    return *solver;
+}
+
+GridGeometry Simulation::FitVortonGrid(const Aabb& box) const {
+    const SimParams& p = m_setup.params;
+    // The margin of 2.5 cells keeps the grid solver's four-point stencils
+    // around every vorton inside.
+    const std::size_t maxPoints = std::size_t(std::max(512, p.velocityGridCells));
+    const float h = Spacing();
+    if (!(h > 0.0f) || box.Empty()) {
+        const float sigma = m_vortons.Size() ? m_vortons.radius[0] : 0.0f;
+        return FitGrid(box.Empty() ? Aabb{glm::vec3(-1.0f), glm::vec3(1.0f)} : box, sigma, maxPoints);
+    }
+    float cell = std::max(0.05f, p.velocityGridSpacing) * h;
+    for (;;) {
+        const GridGeometry g = FitGridWithCell(box, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max());
+        if (g.PointCount() <= maxPoints) return g;
+        cell *= 1.1f;
     }
 }
 
+Solver Simulation::ResolveActiveSolver(const Aabb& vortonBox) const {
+    const SimParams& p = m_setup.params;
+    if (p.solver != Solver::Auto) return p.solver;
+    const std::size_t n = m_vortons.Size();
+    if (n < kAutoGridVortons || vortonBox.Empty()) return Solver::Direct;
+    const float cell = std::max(0.05f, p.velocityGridSpacing) * Spacing();
+    const GridGeometry g = FitGridWithCell(vortonBox, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max());
+    return g.PointCount() <= std::size_t(std::max(512, p.velocityGridCells)) ? Solver::Grid : Solver::Tree;
+}
+
 void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
+    m_activeSolver = ResolveActiveSolver(BoundsOf(m_vortons.position));
     LoadSources(m_vortons.position, m_vortons.vorticity);
-    if (ActiveSolver() == Solver::Grid) {
-        Aabb box = BoundsOf(m_vortons.position);
-        box.Grow(BoundsOf(points));
-        if (!box.Empty() && !m_vortons.position.empty()) {
-            m_gridSolver.Solve(FitVelocityGrid(box), VortonSources{m_vortons.position, m_alpha, m_sigma2}, false);
-            m_gridSolver.Evaluate(VelocityQuery{points, velocity, {}, {}});
-        } else {
-            std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
-        }
-    } else if (ActiveSolver() == Solver::Tree) {
-        m_tree.Evaluate(VelocityQuery{points, velocity, {}, {}}, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
+    if (m_vortons.position.empty()) {
+        std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
     } else {
-        DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
+        VelocitySolver& solver = SolverFor(false);
+        solver.Load(VortonSources{m_vortons.position, m_alpha, m_sigma2}, FitVortonGrid(BoundsOf(m_vortons.position)),
+                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, false);
+        solver.Evaluate(points, velocity);
+        // The solver no longer holds the state of the cached tracer grid.
+        m_cacheValid = false;
     }
     AddBodyVelocity(points, velocity, {}, {});
 }
@@ -163,30 +196,23 @@ void Simulation::BaroclinicRates() {
 }
 
 void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
-                                 std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
-                                 double* velocityMs, const GridGeometry* solverGrid) {
+                                 std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, VelocitySolver& solver,
+                                 const GridGeometry& grid) {
     std::int64_t tick = Now();
     LoadSources(position, vorticity);
-    *treeMs += Elapsed(tick);
-    if (ActiveSolver() == Solver::Grid) {
-        if (!position.empty()) {
-            GridSolver& solver = solverGrid ? m_gridSolver : m_predictorGridSolver;
-            const GridGeometry grid = solverGrid ? *solverGrid : FitVelocityGrid(BoundsOf(position));
-            solver.Solve(grid, VortonSources{position, m_alpha, m_sigma2}, true);
-            solver.Evaluate(VelocityQuery{position, velocity, vorticity, stretch});
-        }
-    } else if (ActiveSolver() == Solver::Tree) {
-        m_tree.EvaluateAtSources(vorticity, velocity, stretch, std::clamp(m_setup.params.treeTheta, 0.01f, 1.0f));
-    } else {
-        DirectVelocity(VortonSources{position, m_alpha, m_sigma2}, VelocityQuery{position, velocity, vorticity, stretch});
+    if (!position.empty()) {
+        solver.Load(VortonSources{position, m_alpha, m_sigma2}, grid,
+                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, true);
+        m_stageMs[int(m_activeSolver == Solver::Tree ? Stage::Tree : Stage::Velocity)] += Elapsed(tick);
+        solver.EvaluateAtSources(vorticity, velocity, stretch);
     }
     AddBodyVelocity(position, velocity, vorticity, stretch);
-    *velocityMs += Elapsed(tick);
+    m_stageMs[int(Stage::Velocity)] += Elapsed(tick);
 }
 
 Simulation::CacheKey Simulation::CurrentCacheKey() const {
     const SimParams& p = m_setup.params;
-    return CacheKey{ActiveSolver(), p.treeTheta, p.treeLeafSize, p.velocityGridCells, p.velocityGridSpacing,
+    return CacheKey{m_activeSolver, p.treeTheta, p.treeLeafSize, p.velocityGridCells, p.velocityGridSpacing,
                     m_vortons.Size(), m_tracers.Size()};
 }
 
@@ -208,19 +234,11 @@ StepReport Simulation::Step() {
     const std::int64_t start = Now();
     std::int64_t tick = start;
     m_stageMs.fill(0.0);
-    if (p.remeshEvery > 0 && m_steps > 0 && m_steps % p.remeshEvery == 0 && !m_vortons.position.empty()) {
-        const float sigma = m_vortons.radius[0];
-        if (Remesh(m_lattice, sigma, kRemeshThreshold, m_setup.groups.size(), kMaxRemeshPoints, m_vortons)) {
-            m_cacheValid = false;
-        }
-        m_stageMs[int(Stage::Remesh)] += Elapsed(tick);
-    }
-    double& treeMs = m_stageMs[int(Stage::Tree)];
-    double& velocityMs = m_stageMs[int(Stage::Velocity)];
     const std::size_t nv = m_vortons.Size(), nt = m_tracers.Size();
 
-    // The layers' deviations are live: the profile follows them.
-    m_profile.Build(m_setup.groups, Spacing());
+    // The layers' deviations are live: the profile follows them (its
+    // interfaces keep the seeding's width when remeshing coarsens).
+    m_profile.Build(m_setup.groups, m_seededSpacing);
     SyncBodies();
 
     // 1. Bounds of everything that moves; the grids are fitted to them. The
@@ -229,7 +247,9 @@ StepReport Simulation::Step() {
         m_tracerBounds = BoundsOf(m_tracers.position);
         m_tracerBoundsValid = true;
     }
-    m_bounds = BoundsOf(m_vortons.position);
+    const Aabb vortonBox = BoundsOf(m_vortons.position);
+    m_activeSolver = ResolveActiveSolver(vortonBox);
+    m_bounds = vortonBox;
     m_bounds.Grow(m_tracerBounds);
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {
         const glm::vec3 r(m_setup.bodies[b].radius);
@@ -248,15 +268,13 @@ StepReport Simulation::Step() {
     if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey())) {
         m_velocity0.resize(nv);
         m_stretch0.resize(nv);
-        m_velocityGrid = FitVelocityGrid(m_bounds);
-        EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, &treeMs, &velocityMs,
-                        &m_velocityGrid);
+        m_velocityGrid = TracerGrid(vortonBox, m_tracerBounds);
+        EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, SolverFor(false),
+                        m_velocityGrid.base);
         tick = Now();
         if (nt > 0) {
-            m_gridVelocity0.assign(m_velocityGrid.PointCount(), glm::vec3(0.0f));
             MarkNeeded(m_velocityGrid, m_tracers.position);
-            EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridVelocity0);
-            PackGridValues(m_gridVelocity0, m_gridPacked0);
+            EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridPacked0);
         }
         m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
     }
@@ -310,7 +328,8 @@ StepReport Simulation::Step() {
     m_stageMs[int(Stage::Advection)] += Elapsed(tick);
     m_velocity1.resize(nv);
     m_stretch1.resize(nv);
-    EvaluateVortons(m_predictedPosition, m_predictedVorticity, m_velocity1, m_stretch1, &treeMs, &velocityMs);
+    EvaluateVortons(m_predictedPosition, m_predictedVorticity, m_velocity1, m_stretch1, SolverFor(true),
+                    FitVortonGrid(BoundsOf(m_predictedPosition)));
     tick = Now();
 
     // Corrector for the vortons: trapezoid for advection and stretching, Euler for the rest.
@@ -322,6 +341,7 @@ StepReport Simulation::Step() {
     if (ScanVectors(m_vortons.position).nonFinite || ScanVectors(m_vortons.vorticity).nonFinite) {
         return fail(Stage::Advection, "non-finite vorton position or vorticity");
     }
+    AbsorbAtLayerSides(dt);
     m_stageMs[int(Stage::Advection)] += Elapsed(tick);
 
     // 6. Bodies (parts 4 and 9): buoyancy and gravity, then their motion; the
@@ -340,21 +360,26 @@ StepReport Simulation::Step() {
     }
     EmitVortons();
     m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
+    // Remeshing closes the step, so the velocity evaluated below for the
+    // tracers and the next step is the remeshed vortons'.
+    if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
+        RemeshVortons();
+        FillEmitters();
+    } else if (p.remeshEvery <= 0 && (m_steps + 1) % 5 == 0) {
+        FillEmitters();  // vortons are off the lattice: each fills the point nearest to it
+    }
+    m_stageMs[int(Stage::Remesh)] += Elapsed(tick);
     PredictTracers(dt);
     m_stageMs[int(Stage::Advection)] += Elapsed(tick);
 
     // Velocity at t + dt from the corrected vortons: the tracers' second stage,
     // and the next step's first.
-    m_nextVelocity.resize(nv);
-    m_nextStretch.resize(nv);
-    EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, &treeMs, &velocityMs,
-                    nt > 0 ? &m_nextGrid : nullptr);
+    m_nextVelocity.resize(m_vortons.Size());
+    m_nextStretch.resize(m_vortons.Size());
+    EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, SolverFor(false),
+                    nt > 0 ? m_nextGrid.base : FitVortonGrid(BoundsOf(m_vortons.position)));
     tick = Now();
-    if (nt > 0) {
-        m_gridVelocity1.resize(m_nextGrid.PointCount());
-        EvaluateGridPoints(m_nextGrid, m_gridNeeded, m_gridVelocity1);
-        PackGridValues(m_gridVelocity1, m_gridPacked1);
-    }
+    if (nt > 0) EvaluateGridPoints(m_nextGrid, m_gridNeeded, m_gridPacked1);
     m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
 
     const TracerPass tracerScan = CorrectTracers(dt);
@@ -377,7 +402,6 @@ StepReport Simulation::Step() {
 
     std::swap(m_velocity0, m_nextVelocity);
     std::swap(m_stretch0, m_nextStretch);
-    std::swap(m_gridVelocity0, m_gridVelocity1);
     std::swap(m_gridPacked0, m_gridPacked1);
     m_velocityGrid = m_nextGrid;
     m_cacheKey = CurrentCacheKey();
@@ -387,6 +411,54 @@ StepReport Simulation::Step() {
     ++m_steps;
     m_stepMs = double(Now() - start) * 1.0e-6;
     return report;
+}
+
+void Simulation::AbsorbAtLayerSides(float dt) {
+    if (m_profile.Empty()) return;
+    // Relax, over a time 1/N, each vorton's density deviation (its birth
+    // height toward where it is) and its vorticity, by the sponge's strength.
+    const float n = m_profile.BuoyancyFrequency(glm::length(m_setup.params.gravity), m_setup.params.ambientDensity);
+    if (!(n > 0.0f)) return;
+    ParallelFor(m_vortons.Size(), [&](std::size_t k) {
+        const glm::vec3 x = m_vortons.position[k];
+        const float s = m_profile.Sponge(x.x, x.y);
+        if (s == 0.0f) return;
+        const float keep = std::exp(-s * n * dt);
+        m_vortons.birthHeight[k] = x.z + (m_vortons.birthHeight[k] - x.z) * keep;
+        m_vortons.vorticity[k] *= keep;
+    });
+}
+
+std::size_t Simulation::MaxVortons() const {
+    const int cap = m_setup.params.maxVortons;
+    return cap > 0 ? std::size_t(cap) : std::max<std::size_t>(2 * m_seededVortons, 64);
+}
+
+void Simulation::RemeshVortons() {
+    if (m_vortons.position.empty() || m_lattice.spacing <= 0.0f) return;
+    m_buoyantGroup.assign(m_setup.groups.size(), 0);
+    for (std::size_t g = 0; g < m_setup.groups.size(); ++g) {
+        const DensityGroup& group = m_setup.groups[g];
+        m_buoyantGroup[g] = !group.layer && group.densityDeviation != 0.0f;
+    }
+    RemeshSettings settings;
+    settings.sigma = m_vortons.radius[0];
+    settings.buoyantGroup = m_buoyantGroup;
+    settings.maxVortons = MaxVortons();
+    settings.maxPoints = kMaxRemeshPoints;
+    m_bodySpheres.clear();
+    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+        m_bodySpheres.emplace_back(m_bodies[b].position, m_setup.bodies[b].radius);
+    }
+    settings.bodies = m_bodySpheres;
+    RemeshReport report;
+    if (!Remesh(m_lattice, settings, m_vortons, &report)) return;
+    m_lattice = report.lattice;
+    m_cacheValid = false;
+    ++m_remeshCount;
+    m_remeshDropped += report.droppedStrength;
+    if (report.capped) ++m_remeshCapped;
+    m_lastRemesh = report;
 }
 
 Diagnostics Simulation::ComputeDiagnostics() const {
@@ -399,6 +471,15 @@ Diagnostics Simulation::ComputeDiagnostics() const {
         d.excessMass += double(VortonDensityDeviation(k)) * double(m_vortons.volume[k]);
     }
     d.maxSpeed = m_lastMaxSpeed;
+    const std::size_t n = m_vortons.Size();
+    if (n > 0) {
+        std::vector<float> w(n);
+        for (std::size_t k = 0; k < n; ++k) w[k] = glm::length(m_vortons.vorticity[k]);
+        const std::size_t p99 = std::min(n - 1, n * 99 / 100);
+        std::nth_element(w.begin(), w.begin() + std::ptrdiff_t(p99), w.end());
+        d.p99Vorticity = w[p99];
+        d.maxVorticity = *std::max_element(w.begin() + std::ptrdiff_t(p99), w.end());
+    }
     return d;
 }
 

@@ -11,15 +11,17 @@
 
 #include "aabb.h"
 #include "baroclinic.h"
-#include "grid_solver.h"
+#include <memory>
+
+#include "nested_grid.h"
 #include "params.h"
 #include "particles.h"
 #include "pse.h"
 #include "rigid_body.h"
 #include "seeding.h"
 #include "stratification.h"
-#include "treecode.h"
 #include "uniform_grid.h"
+#include "velocity_solver.h"
 
 namespace vorton {
 
@@ -47,6 +49,11 @@ struct Diagnostics {
     glm::dvec3 circulation{0.0};  ///< total strength Σ α_k, m³/s
     double excessMass = 0.0;      ///< Σ δρ_k V_k, kg
     double maxSpeed = 0.0;        ///< largest vorton or tracer speed of the last step, m/s
+    double maxVorticity = 0.0;    ///< largest vorton |ω|, 1/s
+    /// 99th percentile of the vortons' |ω|, 1/s: a smooth, resolved field has
+    /// its largest |ω| within a small factor of it; a single vorton far above
+    /// it is being stretched without bound (issue 10's rogue vorton).
+    double p99Vorticity = 0.0;
 };
 
 /// Vortex particle method after Gourlay, *Fluid Simulation for Video Games*
@@ -92,7 +99,8 @@ public:
     Aabb Bounds() const { return m_bounds; }           ///< vortons ∪ tracers at the start of the last step
     const StageTimes& LastStageTimes() const { return m_stageMs; }
     double LastStepMs() const { return m_stepMs; }
-    const GridGeometry& VelocityGrid() const { return m_velocityGrid; }
+    /// The tracers' nested velocity grid of the current state.
+    const NestedGrid& VelocityGrid() const { return m_velocityGrid; }
 
     /// Rigid spheres, in the order of Setup().bodies (Gourlay parts 4 and 9).
     std::span<const BodyState> Bodies() const { return m_bodies; }
@@ -122,11 +130,22 @@ public:
 
     Diagnostics ComputeDiagnostics() const;
 
-    /// The solver in use: params.solver, with Auto resolved by the vorton count.
-    Solver ActiveSolver() const { return ResolveSolver(m_setup.params.solver, m_vortons.Size()); }
+    /// The vorton cap in force: params.maxVortons, or twice the seeded count when that is 0.
+    std::size_t MaxVortons() const;
+    /// Remeshings since reset, how many hit the MaxVortons() cap, and the
+    /// summed fraction of Σ|α| they let go (RemeshReport::droppedStrength).
+    std::int64_t RemeshCount() const { return m_remeshCount; }
+    std::int64_t RemeshCappedCount() const { return m_remeshCapped; }
+    double RemeshDroppedStrength() const { return m_remeshDropped; }
+    const RemeshReport& LastRemesh() const { return m_lastRemesh; }
 
-    /// Vorton spacing h (m): the seeding lattice's, which sets the density
-    /// grid and the subgrid length scale.
+    /// The solver of the last step (or of the state at reset): params.solver,
+    /// with Auto resolved (ResolveActiveSolver).
+    Solver ActiveSolver() const { return m_activeSolver; }
+
+    /// Vorton spacing h (m): the lattice's the vortons were seeded or last
+    /// remeshed on (remeshing coarsens it when the count reaches the cap),
+    /// which sets the density grid, the velocity grid and the subgrid length scale.
     float Spacing() const;
 
     /// Velocity (m/s) at arbitrary points from the current vortons with the
@@ -142,20 +161,36 @@ public:
     void DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
 
 private:
+    /// α = ωV and σ² of the vortons at `position` into m_alpha, m_sigma2.
     void LoadSources(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity);
-    /// Velocity and stretching at the vortons. With the grid solver the
-    /// solve runs on `solverGrid` if given (it then also gives the tracer grid),
-    /// else on a grid fitted to the vortons.
+    /// The solver of this step's kind (m_activeSolver), one for the
+    /// predictor stage and one for the rest: each keeps its own state (the
+    /// grid solver its FFT plans and kernel transform, which alternating grid
+    /// sizes would rebuild).
+    VelocitySolver& SolverFor(bool predictor);
+    /// Auto resolved for vortons in `vortonBox`: direct below
+    /// kAutoGridVortons, the grid while the vortons' grid at the asked cell
+    /// fits velocityGridCells, else the treecode (a flow spread so far that
+    /// its grid would be mostly empty).
+    Solver ResolveActiveSolver(const Aabb& vortonBox) const;
+    /// Loads `position` into the solver and fills velocity and stretching at
+    /// the vortons (plus the bodies' fields); the grid solver solves on `grid`.
     void EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
-                         std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, double* treeMs,
-                         double* velocityMs, const GridGeometry* solverGrid = nullptr);
-    /// The tracer velocity grid over `box`: cells of velocityGridSpacing·h, at most velocityGridCells.
-    GridGeometry FitVelocityGrid(const Aabb& box) const;
+                         std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, VelocitySolver& solver,
+                         const GridGeometry& grid);
+    /// The vortons' grid over `box`: cubic cells of velocityGridSpacing·h and
+    /// a margin of 2.5 cells for the grid solver's stencil; with more than
+    /// velocityGridCells points, coarser cells.
+    GridGeometry FitVortonGrid(const Aabb& box) const;
+    /// The tracers' nested grid: level 0 the vortons' grid, enough levels for `tracerBox`.
+    NestedGrid TracerGrid(const Aabb& vortonBox, const Aabb& tracerBox) const;
     /// Marks in m_gridNeeded the corners of the cells holding `points` (cleared first).
-    void MarkNeeded(const GridGeometry& grid, std::span<const glm::vec3> points);
-    /// Velocity at the grid points whose `mask` byte is set; the others are left as they are.
-    void EvaluateGridPoints(const GridGeometry& grid, std::span<const std::uint8_t> mask,
-                            std::span<glm::vec3> velocity);
+    void MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points);
+    /// Velocity (plus the bodies' fields) at the grid points whose `mask`
+    /// byte is set, written into `packed` (resized to the grid); the others
+    /// are left as they are. The solver must hold the grid's state.
+    void EvaluateGridPoints(const NestedGrid& grid, std::span<const std::uint8_t> mask,
+                            std::vector<GridSampler::Float4>& packed);
     /// After tracers moved: evaluates the corners of their cells that the
     /// mask of the last grid evaluation missed, so the next step's
     /// interpolation reads no unevaluated point.
@@ -189,17 +224,24 @@ private:
     };
     CacheKey CurrentCacheKey() const;
     void BaroclinicRates();
+    /// The stratified ambient's absorbing layer at the layers' sides
+    /// (StratifiedProfile::Sponge): internal waves leave instead of reflecting.
+    void AbsorbAtLayerSides(float dt);
+    /// Remeshes and culls the vortons (remesh.h) and keeps the tallies.
+    void RemeshVortons();
     // Bodies, stratification and emitters (simulation_bodies.cpp).
     void SyncBodies();
     void AddBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
                          std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
-    void AddBodyVelocityOnGrid(const GridGeometry& grid, std::span<const std::uint8_t> mask,
-                               std::span<glm::vec3> velocity) const;
     float FluidDensityAround(std::size_t body) const;
     void MoveBodies(float dt);
     void CollideVortons(float dt);
     void CollideTracers();
+    /// Removes the vortons past an emitter's outlet (the stream's outflow).
     void EmitVortons();
+    /// Keeps every emitter's box full: a still vorton of its fluid on each
+    /// lattice point of the box that has none (the inflow). After remeshing.
+    void FillEmitters();
     void EmitTracers();
     double Elapsed(std::int64_t& tick);
 
@@ -216,14 +258,22 @@ private:
     double m_lastMaxSpeed = 0.0;
 
     Lattice m_lattice;  // the seeding lattice, reused by remeshing
-    Treecode m_tree;
-    GridSolver m_gridSolver;           // the tracer grid's solves (and VelocityAt)
-    GridSolver m_predictorGridSolver;  // the predictor stage's, on the vortons' own grid: each keeps its FFT
-                                       // plans and kernel transform, which alternating sizes would rebuild
+    std::size_t m_seededVortons = 0;
+    float m_seededSpacing = 0.0f;  // h at reset; remeshing may coarsen m_lattice
+    std::int64_t m_remeshCount = 0, m_remeshCapped = 0;
+    double m_remeshDropped = 0.0;
+    RemeshReport m_lastRemesh;
+    std::vector<std::uint8_t> m_buoyantGroup;
+    std::vector<glm::vec4> m_bodySpheres;  // RemeshVortons: centre, radius
+    std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay
+    Solver m_activeSolver = Solver::Direct;  // resolved at the start of each step
+    // Per solver kind (Direct, Tree, Grid), made when first used: [0] the
+    // step's first and last evaluations, [1] the predictor's.
+    std::array<std::unique_ptr<VelocitySolver>, 3> m_solvers[2];
     ParticleStrengthExchange m_pse;
-    GridGeometry m_velocityGrid;  // geometry of m_gridVelocity0
-    GridGeometry m_nextGrid;      // geometry of m_gridVelocity1
-    bool m_cacheValid = false;    // m_velocity0, m_stretch0, m_gridVelocity0 belong to the current state
+    NestedGrid m_velocityGrid;  // geometry of m_gridPacked0
+    NestedGrid m_nextGrid;      // geometry of m_gridPacked1
+    bool m_cacheValid = false;  // m_velocity0, m_stretch0, m_gridPacked0 belong to the current state
     CacheKey m_cacheKey{};
     BaroclinicGenerator m_baroclinicGenerator;
     bool m_densityGridValid = false;  // m_baroclinicGenerator's grid is this step's
@@ -239,13 +289,14 @@ private:
     std::vector<glm::vec3> m_predictedPosition, m_predictedVorticity;
     std::vector<float> m_deviationMass;
     std::vector<float> m_eddyViscosity;
-    std::vector<glm::vec3> m_gridPoints, m_gridVelocity0, m_gridVelocity1;
-    std::vector<GridSampler::Float4> m_gridPacked0, m_gridPacked1;  // the same, padded for GridSampler
+    std::vector<glm::vec3> m_gridPoints;
+    std::vector<GridSampler::Float4> m_gridPacked0, m_gridPacked1;  // tracer grid velocities, padded to four
     Aabb m_tracerBounds;              // of the tracers now (finite ones)
     bool m_tracerBoundsValid = false;
     std::vector<std::uint8_t> m_gridNeeded;   // grid points some tracer interpolates from
     std::vector<std::uint8_t> m_gridMissing;  // corners of final tracer cells the mask missed
-    std::vector<std::size_t> m_gridIndices;  // direct solver: the needed points' indices
+    std::vector<std::size_t> m_gridIndices;    // needed points asked of the solver
+    std::vector<std::size_t> m_gridFromSolve;  // needed points the grid solver's grid has
     std::vector<glm::vec3> m_gridPointVelocity;
 };
 

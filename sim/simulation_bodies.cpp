@@ -3,6 +3,7 @@
 // rigid spheres and what feeds the stream.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <glm/geometric.hpp>
@@ -131,23 +132,6 @@ void Simulation::AddBodyVelocity(std::span<const glm::vec3> points, std::span<gl
             }
             velocity[i] += v;
             if (withStretch) stretch[i] += s;
-        }
-    });
-}
-
-void Simulation::AddBodyVelocityOnGrid(const GridGeometry& grid, std::span<const std::uint8_t> mask,
-                                       std::span<glm::vec3> velocity) const {
-    const std::vector<BodyField> fields = BodyFields(m_setup, m_bodies);
-    if (fields.empty()) return;
-    // Only at the points some tracer interpolates from, in place.
-    const std::size_t nx = std::size_t(grid.points.x), ny = std::size_t(grid.points.y);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, grid.PointCount(), 1024), [&](const auto& range) {
-        for (std::size_t idx = range.begin(); idx != range.end(); ++idx) {
-            if (!mask[idx]) continue;
-            const glm::vec3 x = grid.Position(int(idx % nx), int((idx / nx) % ny), int(idx / (nx * ny)));
-            glm::vec3 v(0.0f), unused(0.0f);
-            for (const BodyField& f : fields) f.Add<false>(x, glm::vec3(0.0f), &v, &unused);
-            velocity[idx] += v;
         }
     });
 }
@@ -348,28 +332,67 @@ void Simulation::EmitVortons() {
     const float speed = glm::length(p.freeStream);
     if (speed == 0.0f || m_vortons.Size() == 0) return;
     const glm::vec3 dir = p.freeStream / speed;
-    const float h = m_lattice.spacing;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_vortons.Size(), 1024), [&](const auto& range) {
-        for (std::size_t k = range.begin(); k != range.end(); ++k) {
-            const std::uint16_t g = m_vortons.group[k];
-            if (g == kAmbientGroup || !m_setup.groups[g].emit) continue;
-            const DensityGroup& group = m_setup.groups[g];
-            const float reach = glm::dot(glm::abs(dir), group.halfExtents);  // half length along the stream
-            const float s = glm::dot(m_vortons.position[k] - group.center, dir);
-            if (s <= reach) continue;
-            // Out downstream: in again upstream as still fluid, back on its
-            // lattice line across the stream.
-            glm::vec3 x = m_vortons.position[k] - 2.0f * reach * dir;
-            if (h > 0.0f) {
-                const glm::vec3 snapped = m_lattice.origin + h * glm::round((x - m_lattice.origin) / h);
-                const glm::vec3 along = glm::dot(x, dir) * dir;
-                x = along + (snapped - glm::dot(snapped, dir) * dir);
-            }
-            m_vortons.position[k] = x;
-            m_vortons.vorticity[k] = glm::vec3(0.0f);
-            m_vortons.birthHeight[k] = x.z;
+    // The emitters' outlets are the stream's outflow: every vorton past one
+    // leaves the flow (FillEmitters brings fresh fluid in at the inlets), or
+    // the wake would trail downstream for ever.
+    float outlet = std::numeric_limits<float>::max();  // along dir
+    for (const DensityGroup& group : m_setup.groups) {
+        if (!group.emit) continue;
+        outlet = std::min(outlet, glm::dot(group.center, dir) + glm::dot(glm::abs(dir), group.halfExtents));
+    }
+    if (outlet == std::numeric_limits<float>::max()) return;
+    m_keep.assign(m_vortons.Size(), 1);
+    bool anyGone = false;
+    for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
+        if (glm::dot(m_vortons.position[k], dir) > outlet) {
+            m_keep[k] = 0;
+            anyGone = true;
         }
-    });
+    }
+    if (anyGone) {
+        m_vortons.Compact(m_keep);
+        m_cacheValid = false;
+    }
+}
+
+void Simulation::FillEmitters() {
+    const float h = m_lattice.spacing;
+    if (!(h > 0.0f) || glm::dot(m_setup.params.freeStream, m_setup.params.freeStream) == 0.0f) return;
+    const float sigma = m_vortons.Size() ? m_vortons.radius[0] : m_setup.params.coreOverlap * h;
+    for (std::size_t g = 0; g < m_setup.groups.size(); ++g) {
+        const DensityGroup& group = m_setup.groups[g];
+        if (!group.emit) continue;
+        // The lattice points of the emitter's box, and which of them hold a vorton.
+        const glm::ivec3 lo = glm::ivec3(glm::ceil((group.center - group.halfExtents - m_lattice.origin) / h));
+        const glm::ivec3 hi = glm::ivec3(glm::floor((group.center + group.halfExtents - m_lattice.origin) / h));
+        const glm::ivec3 dims = hi - lo + 1;
+        if (dims.x <= 0 || dims.y <= 0 || dims.z <= 0) continue;
+        m_keep.assign(std::size_t(dims.x) * std::size_t(dims.y) * std::size_t(dims.z), 0);
+        auto index = [&](glm::ivec3 c) {
+            const glm::ivec3 l = c - lo;
+            return (std::size_t(l.z) * std::size_t(dims.y) + std::size_t(l.y)) * std::size_t(dims.x) + std::size_t(l.x);
+        };
+        for (const glm::vec3& x : m_vortons.position) {
+            const glm::ivec3 c = glm::ivec3(glm::round((x - m_lattice.origin) / h));
+            if (glm::all(glm::greaterThanEqual(c, lo)) && glm::all(glm::lessThanEqual(c, hi))) m_keep[index(c)] = 1;
+        }
+        const std::size_t before = m_vortons.Size();
+        for (int k = lo.z; k <= hi.z; ++k) {
+            for (int j = lo.y; j <= hi.y; ++j) {
+                for (int i = lo.x; i <= hi.x; ++i) {
+                    if (m_keep[index({i, j, k})]) continue;
+                    const glm::vec3 x = m_lattice.origin + h * glm::vec3(i, j, k);
+                    bool inBody = false;
+                    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+                        const glm::vec3 d = x - m_bodies[b].position;
+                        inBody = inBody || glm::dot(d, d) < m_setup.bodies[b].radius * m_setup.bodies[b].radius;
+                    }
+                    if (!inBody) m_vortons.Add(x, glm::vec3(0.0f), sigma, h * h * h, std::uint16_t(g));
+                }
+            }
+        }
+        if (m_vortons.Size() != before) m_cacheValid = false;
+    }
 }
 
 void Simulation::EmitTracers() {

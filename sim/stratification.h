@@ -27,10 +27,25 @@ public:
     /// on 64 slices (Gourlay part 9's displaced mass, as an integral).
     float SphereMean(float z, float radius) const;
 
+    /// Buoyancy frequency N = √((|g|/ρ₀) max|dΔ/dz|) of the steepest
+    /// interface, 1/s (0 with no layers).
+    float BuoyancyFrequency(float gravity, float ambientDensity) const;
+    /// Strength in [0, 1] of the absorbing layer at x: 0 further than the
+    /// sponge width inside the layers' sides (their union in x and y), rising
+    /// as (1 − d/W)² to 1 at the sides and beyond. The particles hold the
+    /// layers only inside their boxes; at the sides the density field would
+    /// end in a wall that turns every passing internal wave into spurious
+    /// baroclinic vorticity. Waves are absorbed there instead, as an open
+    /// boundary is in stratified-flow models (Klemp & Lilly, J. Atmos. Sci.
+    /// 35, 1978; Durran, *Numerical Methods for Fluid Dynamics*, §8.3).
+    float Sponge(float x, float y) const;
+
 private:
     std::vector<float> m_values;      // layer deviations, bottom to top
     std::vector<float> m_interfaces;  // heights between consecutive layers
     float m_width = 1.0f;
+    float m_xMin = 0.0f, m_xMax = 0.0f, m_yMin = 0.0f, m_yMax = 0.0f;  // the layers' sides, m
+    float m_spongeWidth = 1.0f;                                        // W, m
 };
 
 }  // namespace vorton

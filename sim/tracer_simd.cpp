@@ -28,14 +28,35 @@ VORTON_AVX2 inline __m256 ClampAxis(__m256 u, float top) {
     return _mm256_min_ps(u, _mm256_set1_ps(top));
 }
 
-VORTON_AVX2 inline Cells8 Cell8(const GridSampler& s, __m256 x, __m256 y, __m256 z) {
-    const GridSampler::Float4& origin = s.Origin();
-    const GridSampler::Float4& inverse = s.Inverse();
-    const GridSampler::Float4& top = s.TopF();
-    const GridSampler::Int4& last = s.LastCell();
-    const __m256 ux = ClampAxis(_mm256_mul_ps(_mm256_sub_ps(x, _mm256_set1_ps(origin[0])), _mm256_set1_ps(inverse[0])), top[0]);
-    const __m256 uy = ClampAxis(_mm256_mul_ps(_mm256_sub_ps(y, _mm256_set1_ps(origin[1])), _mm256_set1_ps(inverse[1])), top[1]);
-    const __m256 uz = ClampAxis(_mm256_mul_ps(_mm256_sub_ps(z, _mm256_set1_ps(origin[2])), _mm256_set1_ps(inverse[2])), top[2]);
+VORTON_AVX2 inline __m256 Abs(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+
+/// NestedGridSampler::Cell on eight points, lane by lane the same operations.
+VORTON_AVX2 inline Cells8 Cell8(const NestedGridSampler& s, __m256 x, __m256 y, __m256 z) {
+    const NestedGridSampler::Float4& center = s.Center();
+    const NestedGridSampler::Float4& inverse = s.Inverse();
+    const NestedGridSampler::Float4& inverseHalf = s.InverseHalf();
+    const NestedGridSampler::Float4& half = s.Half();
+    const NestedGridSampler::Float4& top = s.TopF();
+    const NestedGridSampler::Int4& last = s.LastCell();
+    const __m256 dx = _mm256_sub_ps(x, _mm256_set1_ps(center[0]));
+    const __m256 dy = _mm256_sub_ps(y, _mm256_set1_ps(center[1]));
+    const __m256 dz = _mm256_sub_ps(z, _mm256_set1_ps(center[2]));
+    // The level: ⌈log₂ q⌉ of q = max |d|/half width, from the float's bits.
+    __m256 q = _mm256_max_ps(_mm256_mul_ps(Abs(dx), _mm256_set1_ps(inverseHalf[0])),
+                             _mm256_mul_ps(Abs(dy), _mm256_set1_ps(inverseHalf[1])));
+    q = _mm256_max_ps(q, _mm256_mul_ps(Abs(dz), _mm256_set1_ps(inverseHalf[2])));
+    q = _mm256_max_ps(q, _mm256_setzero_ps());
+    __m256i level = _mm256_sub_epi32(_mm256_srai_epi32(_mm256_sub_epi32(_mm256_castps_si256(q), _mm256_set1_epi32(1)), 23),
+                                     _mm256_set1_epi32(126));
+    level = _mm256_max_epi32(level, _mm256_setzero_si256());
+    level = _mm256_min_epi32(level, _mm256_set1_epi32(s.LastLevel()));
+    const __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127), level), 23));
+    auto axis = [&](__m256 d, int a) VORTON_AVX2 {
+        return ClampAxis(_mm256_add_ps(_mm256_mul_ps(d, _mm256_mul_ps(_mm256_set1_ps(inverse[a]), scale)),
+                                       _mm256_set1_ps(half[a])),
+                         top[a]);
+    };
+    const __m256 ux = axis(dx, 0), uy = axis(dy, 1), uz = axis(dz, 2);
     const __m256i cx = _mm256_min_epi32(_mm256_cvttps_epi32(ux), _mm256_set1_epi32(last[0]));
     const __m256i cy = _mm256_min_epi32(_mm256_cvttps_epi32(uy), _mm256_set1_epi32(last[1]));
     const __m256i cz = _mm256_min_epi32(_mm256_cvttps_epi32(uz), _mm256_set1_epi32(last[2]));
@@ -45,6 +66,7 @@ VORTON_AVX2 inline Cells8 Cell8(const GridSampler& s, __m256 x, __m256 y, __m256
     c.fz = _mm256_sub_ps(uz, _mm256_cvtepi32_ps(cz));
     c.o = _mm256_add_epi32(_mm256_add_epi32(cx, _mm256_mullo_epi32(cy, _mm256_set1_epi32(int(s.StrideY())))),
                            _mm256_mullo_epi32(cz, _mm256_set1_epi32(int(s.StrideZ()))));
+    c.o = _mm256_add_epi32(c.o, _mm256_mullo_epi32(level, _mm256_set1_epi32(int(s.LevelPoints()))));
     return c;
 }
 
@@ -103,7 +125,7 @@ VORTON_AVX2 inline void Store8(glm::vec3* p, const Vec8& v) {
     _mm_storeu_ps(a + 20, _mm256_extractf128_ps(r25, 1));
 }
 
-VORTON_AVX2 inline Vec8 Sample8(const GridSampler& s, const GridSampler::Float4* grid, const Cells8& c) {
+VORTON_AVX2 inline Vec8 Sample8(const NestedGridSampler& s, const GridSampler::Float4* grid, const Cells8& c) {
     const float* g = reinterpret_cast<const float*>(grid);
     const __m256i o4 = _mm256_slli_epi32(c.o, 2);
     const int sy4 = int(s.StrideY()) * 4, sz4 = int(s.StrideZ()) * 4;
@@ -113,7 +135,7 @@ VORTON_AVX2 inline Vec8 Sample8(const GridSampler& s, const GridSampler::Float4*
 
 VORTON_AVX2 inline __m256 Madd(__m256 a, float dt, __m256 b) { return _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(dt), b)); }
 
-VORTON_AVX2 std::size_t Predict(const GridSampler& sample0, const GridSampler::Float4* grid0, const GridSampler& sample1,
+VORTON_AVX2 std::size_t Predict(const NestedGridSampler& sample0, const GridSampler::Float4* grid0, const NestedGridSampler& sample1,
                                std::uint8_t* cells, glm::vec3 u8, float dt, const glm::vec3* position,
                                glm::vec3* velocity, std::size_t begin, std::size_t end) {
     std::size_t i = begin;
@@ -132,7 +154,7 @@ VORTON_AVX2 std::size_t Predict(const GridSampler& sample0, const GridSampler::F
     return i;
 }
 
-VORTON_AVX2 std::size_t Correct(const GridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8, float dt,
+VORTON_AVX2 std::size_t Correct(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8, float dt,
                                glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end,
                                TracerPassScan* scan, const std::uint8_t* needed, std::uint8_t* missing,
                                bool* anyMissing) {
@@ -215,14 +237,14 @@ bool TracerSimdAvailable() {
 
 void EnableTracerSimd(bool enabled) { g_simdEnabled.store(enabled); }
 
-std::size_t PredictTracersSimd(const GridSampler& sample0, const GridSampler::Float4* grid0,
-                               const GridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
+std::size_t PredictTracersSimd(const NestedGridSampler& sample0, const GridSampler::Float4* grid0,
+                               const NestedGridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
                                const glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end) {
     if (!TracerSimdAvailable()) return begin;
     return Predict(sample0, grid0, sample1, cells, u8, dt, position, velocity, begin, end);
 }
 
-std::size_t CorrectTracersSimd(const GridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8,
+std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8,
                                float dt, glm::vec3* position, glm::vec3* velocity, std::size_t begin,
                                std::size_t end, TracerPassScan* scan, const std::uint8_t* needed,
                                std::uint8_t* missing, bool* anyMissing) {
@@ -235,12 +257,12 @@ std::size_t CorrectTracersSimd(const GridSampler& sample1, const GridSampler::Fl
 bool TracerSimdAvailable() { return false; }
 void EnableTracerSimd(bool) {}
 
-std::size_t PredictTracersSimd(const GridSampler&, const GridSampler::Float4*, const GridSampler&, std::uint8_t*,
+std::size_t PredictTracersSimd(const NestedGridSampler&, const GridSampler::Float4*, const NestedGridSampler&, std::uint8_t*,
                                glm::vec3, float, const glm::vec3*, glm::vec3*, std::size_t begin, std::size_t) {
     return begin;
 }
 
-std::size_t CorrectTracersSimd(const GridSampler&, const GridSampler::Float4*, glm::vec3, float, glm::vec3*,
+std::size_t CorrectTracersSimd(const NestedGridSampler&, const GridSampler::Float4*, glm::vec3, float, glm::vec3*,
                                glm::vec3*, std::size_t begin, std::size_t, TracerPassScan*, const std::uint8_t*,
                                std::uint8_t*, bool*) {
     return begin;

@@ -3,7 +3,7 @@
 /// Eight tracers at a time: the two Heun passes of tracer advection with
 /// AVX2 gathers from the velocity grid, chosen at run time when the CPU has
 /// AVX2 (x86-64). Every lane does exactly the IEEE operations of the scalar
-/// code in Simulation::Step (GridSampler::Cell and SampleCell; no fused
+/// code in Simulation::Step (NestedGridSampler::Cell and SampleCell; no fused
 /// multiply-add), so a tracer gets the same bits whichever path moves it, and
 /// results stay independent of the thread count, which decides which tracers
 /// fall in a chunk's scalar remainder.
@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "aabb.h"
+#include "nested_grid.h"
 #include "uniform_grid.h"
 
 namespace vorton {
@@ -28,8 +29,8 @@ void EnableTracerSimd(bool enabled);
 /// [begin, end): u0 = grid0(x) + u8 into velocity; when `cells` is not null,
 /// marks cells[cell of x + dt·u0 in grid1] = 1. Returns begin + 8k (the first
 /// tracer left for the scalar loop).
-std::size_t PredictTracersSimd(const GridSampler& sample0, const GridSampler::Float4* grid0,
-                               const GridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
+std::size_t PredictTracersSimd(const NestedGridSampler& sample0, const GridSampler::Float4* grid0,
+                               const NestedGridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
                                const glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end);
 
 /// What the corrector gathers besides moving the tracers.
@@ -44,7 +45,7 @@ struct TracerPassScan {
 /// velocity = u; accumulates into *scan. With `needed` given, a tracer whose
 /// new cell is not p's marks that cell's corners that `needed` lacks in
 /// `missing` and sets *anyMissing. Returns begin + 8k.
-std::size_t CorrectTracersSimd(const GridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8,
+std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8,
                                float dt, glm::vec3* position, glm::vec3* velocity, std::size_t begin,
                                std::size_t end, TracerPassScan* scan, const std::uint8_t* needed,
                                std::uint8_t* missing, bool* anyMissing);

@@ -12,7 +12,9 @@ namespace vorton {
 
 /// DIR/frames.csv, one row per step: frame,time,step_ms,vortons,tracers,
 /// impulse_x..z (m⁴/s), circulation_x..z (m³/s), max_speed (m/s),
-/// excess_mass (kg), then ms_<stage> for every Stage.
+/// excess_mass (kg), vorton_spacing (h, m), max_vorticity and
+/// p99_vorticity (largest and 99th percentile |ω| of the vortons, 1/s),
+/// remeshes (since reset), then ms_<stage> for every Stage.
 ///
 /// DIR/bodies.csv, one row per rigid body per step (only the header when the
 /// scene has no bodies): frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz

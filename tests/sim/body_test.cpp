@@ -129,27 +129,29 @@ float EquilibriumHeight(const Simulation& sim, float density, float radius) {
 TEST(Body, SphereBetweenLayersSettlesAtItsOwnDensity) {
     // A ball dropped in the light layer sinks to where the fluid it displaces
     // weighs what it does; a lighter ball rests higher, a heavier one lower.
-    // Mean height over the last 6 s of 12 s. Tolerance 0.06 m, half the
-    // radius: the ball still oscillates about its level (a buoyancy wave of
-    // ~0.1 m), and it drags some light fluid down with it, which sits in its
-    // skin where the density around it is sampled.
+    // It overshoots and oscillates about its level as a buoyancy wave of
+    // period ~8 s that the layers' absorbing sides damp slowly, so the mean
+    // height over 10–30 s is compared (over 20–40 s it is within 0.006 m of
+    // the level; measured). Tolerance 0.03 m, a quarter of the radius: what is
+    // left of the oscillation in that mean, and the light fluid the ball drags
+    // down with it, which sits in its skin where the density around it is
+    // sampled.
     float previous = 1.0e9f;
     for (const float density : {992.0f, 1000.0f, 1008.0f}) {
         Simulation sim(Stratified(density, 0.3f));
         double sum = 0.0;
         int n = 0;
-        for (int s = 0; s < 600; ++s) {
+        ASSERT_TRUE(test::RunSteps(sim, 500).ok);
+        for (int s = 0; s < 1000; ++s) {
             ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-            if (s >= 300) {
-                sum += sim.Bodies()[0].position.z;
-                ++n;
-            }
+            sum += sim.Bodies()[0].position.z;
+            ++n;
         }
         const float mean = float(sum / n);
         const float expected = EquilibriumHeight(sim, density, 0.12f);
         test::Measured("rest_height_" + std::to_string(int(density)), mean);
         test::Measured("expected_height_" + std::to_string(int(density)), expected);
-        EXPECT_NEAR(mean, expected, 0.06f) << "density " << density;
+        EXPECT_NEAR(mean, expected, 0.03f) << "density " << density;
         EXPECT_LT(mean, previous) << "a heavier ball must rest lower";
         previous = mean;
     }
@@ -212,7 +214,8 @@ TEST(Body, MomentumGivenToTheFluidIsTakenFromTheBody) {
 
 TEST(Body, NoParticleEndsAStepInsideASphere) {
     SceneSetup s = Shot(true);
-    s.bodies.push_back(Ball({0.5f, 0.0f, 0.0f}, 0.12f, 1000.0f));
+    // Beside the shot ball's path (they would overlap on it: bodies do not collide).
+    s.bodies.push_back(Ball({0.5f, 0.3f, 0.0f}, 0.12f, 1000.0f));
     s.bodies[1].name = "other";
     s.bodies[1].fixed = true;
     s.bodies[1].angularVelocity = {0, 0, 4};

@@ -56,8 +56,11 @@ TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
     ASSERT_GT(lattice.spacing, 0.0f);
 
     const Totals before = TotalsOf(v, setup);
-    ASSERT_TRUE(
-        Remesh(lattice, v.radius[0], 1.0e-4f, setup.groups.size(), std::size_t(1) << 25, v));
+    std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
+    RemeshSettings settings;
+    settings.sigma = v.radius[0];
+    settings.buoyantGroup = buoyant;
+    ASSERT_TRUE(Remesh(lattice, settings, v));
     const Totals after = TotalsOf(v, setup);
     test::Measured("strength_change", glm::length(after.alpha - before.alpha) / before.absAlpha);
     test::Measured("impulse_change",
