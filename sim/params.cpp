@@ -46,7 +46,8 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "nothing (0: never); remeshing keeps the vortons' cores overlapping, without which isolated vortons "
          "get stretched without bound"},
         {"max_vortons", "Max vortons", "", &P::maxVortons, 0.0f, float(kMaxVortons), true, true,
-         "most vortons a remesh may leave (the weakest beyond are dropped); 0: twice the seeded count"},
+         "most vortons a remesh may leave: beyond, the lattice coarsens (then the weakest are dropped); 0: 1.5 "
+         "times the seeded count"},
         {"max_speed", "Blow-up speed", "m/s", &P::maxSpeed, 0.1f, 1.0e4f, true, true,
          "a vorton faster than this stops the run as a blow-up"},
         {"free_stream", "Free stream", "m/s", &P::freeStream, -20.0f, 20.0f, true, false,

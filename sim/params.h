@@ -58,8 +58,11 @@ struct SimParams {
     /// cores overlapping: without it isolated vortons get stretched without
     /// bound and a run blows up within a minute (remesh.h).
     int remeshEvery = 5;
-    /// Most vortons a remesh may leave; beyond, the weakest are dropped
-    /// whatever they carry. 0: twice the seeded count (live).
+    /// Most vortons a remesh may leave (live). Past it the vortons are
+    /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per
+    /// vorton; conserves what remeshing conserves), as long as every body
+    /// still spans 1.5 spacings; only then are the weakest dropped.
+    /// 0: 1.5 times the seeded count.
     int maxVortons = 0;
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)
     /// U∞, m/s: uniform stream added to the velocity everywhere (a Galilean

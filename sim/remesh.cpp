@@ -301,7 +301,8 @@ bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vor
     // would erode it. Only on the coarsest lattice allowed are the weakest
     // dropped to meet the cap.
     for (int level = 0;; ++level) {
-        const bool last = level >= settings.maxCoarsening;
+        const bool last = level >= settings.maxCoarsening ||
+                          !(coarse.spacing * settings.coarsenFactor <= settings.maxSpacing);
         const std::size_t earlyOut = last ? std::numeric_limits<std::size_t>::max() : settings.maxVortons;
         if (!RemeshOnto(coarse, sigma, settings, earlyOut, vortons, out, r)) return false;
         if (last || r.after <= settings.maxVortons) {

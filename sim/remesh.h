@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -47,6 +48,8 @@ struct RemeshSettings {
     /// coarsest, the weakest are dropped whatever the budget (RemeshReport::capped).
     std::size_t maxVortons = std::size_t(1) << 22;
     int maxCoarsening = 8;
+    /// Nor coarser than this spacing, m (a body must stay resolved).
+    float maxSpacing = std::numeric_limits<float>::max();
     /// Spacing ratio of one coarsening: 2^{1/3} halves the volume per vorton.
     float coarsenFactor = 1.25992105f;
     /// Rigid spheres (centre xyz, radius w, m): lattice points inside one get

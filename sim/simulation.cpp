@@ -203,6 +203,7 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     if (!position.empty()) {
         solver.Load(VortonSources{position, m_alpha, m_sigma2}, grid,
                     SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, true);
+        if (solver.Kind() == Solver::Grid) m_work.solverGridPoints += grid.PointCount();
         m_stageMs[int(m_activeSolver == Solver::Tree ? Stage::Tree : Stage::Velocity)] += Elapsed(tick);
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }
@@ -234,6 +235,7 @@ StepReport Simulation::Step() {
     const std::int64_t start = Now();
     std::int64_t tick = start;
     m_stageMs.fill(0.0);
+    m_work = StepWork{};
     const std::size_t nv = m_vortons.Size(), nt = m_tracers.Size();
 
     // The layers' deviations are live: the profile follows them (its
@@ -406,6 +408,8 @@ StepReport Simulation::Step() {
     m_velocityGrid = m_nextGrid;
     m_cacheKey = CurrentCacheKey();
     m_cacheValid = true;
+    m_work.vortons = m_vortons.Size();
+    m_work.tracerGridPoints = nt > 0 ? m_velocityGrid.PointCount() : 0;
 
     m_time += dt;
     ++m_steps;
@@ -431,7 +435,7 @@ void Simulation::AbsorbAtLayerSides(float dt) {
 
 std::size_t Simulation::MaxVortons() const {
     const int cap = m_setup.params.maxVortons;
-    return cap > 0 ? std::size_t(cap) : std::max<std::size_t>(2 * m_seededVortons, 64);
+    return cap > 0 ? std::size_t(cap) : std::max<std::size_t>(3 * m_seededVortons / 2, 64);
 }
 
 void Simulation::RemeshVortons() {
@@ -451,6 +455,11 @@ void Simulation::RemeshVortons() {
         m_bodySpheres.emplace_back(m_bodies[b].position, m_setup.bodies[b].radius);
     }
     settings.bodies = m_bodySpheres;
+    // A body's surface needs vortons: coarsen only while its radius spans
+    // 1.5 spacings (or not at all, if the seeding was coarser already).
+    for (const BodySpec& b : m_setup.bodies) {
+        settings.maxSpacing = std::min(settings.maxSpacing, std::max(m_seededSpacing, b.radius / 1.5f));
+    }
     RemeshReport report;
     if (!Remesh(m_lattice, settings, m_vortons, &report)) return;
     m_lattice = report.lattice;

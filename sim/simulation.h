@@ -43,6 +43,15 @@ struct StepReport {
     std::string message;
 };
 
+/// What a step computed, in counts that do not depend on the machine: for
+/// checking that the cost of a step stays flat as the flow develops.
+struct StepWork {
+    std::size_t vortons = 0;           ///< at the end of the step
+    std::size_t solverGridPoints = 0;  ///< points of the grids the grid solver solved on (Σ over its solves)
+    std::size_t solverPoints = 0;      ///< tracer-grid points whose velocity was asked of the solver
+    std::size_t tracerGridPoints = 0;  ///< points of the tracers' nested grid (all levels)
+};
+
 /// Conserved and monitored quantities of the vortons (Cottet & Koumoutsakos §1.4).
 struct Diagnostics {
     glm::dvec3 impulse{0.0};      ///< linear impulse I = ½ Σ x_k × α_k, m⁴/s
@@ -99,6 +108,7 @@ public:
     Aabb Bounds() const { return m_bounds; }           ///< vortons ∪ tracers at the start of the last step
     const StageTimes& LastStageTimes() const { return m_stageMs; }
     double LastStepMs() const { return m_stepMs; }
+    const StepWork& LastStepWork() const { return m_work; }
     /// The tracers' nested velocity grid of the current state.
     const NestedGrid& VelocityGrid() const { return m_velocityGrid; }
 
@@ -130,7 +140,7 @@ public:
 
     Diagnostics ComputeDiagnostics() const;
 
-    /// The vorton cap in force: params.maxVortons, or twice the seeded count when that is 0.
+    /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;
     /// Remeshings since reset, how many hit the MaxVortons() cap, and the
     /// summed fraction of Σ|α| they let go (RemeshReport::droppedStrength).
@@ -254,6 +264,7 @@ private:
     std::int64_t m_steps = 0;
     Aabb m_bounds;
     StageTimes m_stageMs{};
+    StepWork m_work;
     double m_stepMs = 0.0;
     double m_lastMaxSpeed = 0.0;
 

@@ -77,6 +77,7 @@ void Simulation::EvaluateGridPoints(const NestedGrid& grid, std::span<const std:
     m_gridPoints.resize(m_gridIndices.size() + m_gridFromSolve.size());
     m_gridPointVelocity.resize(m_gridPoints.size());
     const std::size_t asked = m_gridIndices.size();
+    m_work.solverPoints += asked;
     ParallelFor(asked, [&](std::size_t n) { m_gridPoints[n] = grid.Position(m_gridIndices[n]); });
     if (m_vortons.Size() > 0 && asked > 0) {
         solver.Evaluate(std::span<const glm::vec3>(m_gridPoints.data(), asked),

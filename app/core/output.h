@@ -14,7 +14,8 @@ namespace vorton {
 /// impulse_x..z (m⁴/s), circulation_x..z (m³/s), max_speed (m/s),
 /// excess_mass (kg), vorton_spacing (h, m), max_vorticity and
 /// p99_vorticity (largest and 99th percentile |ω| of the vortons, 1/s),
-/// remeshes (since reset), then ms_<stage> for every Stage.
+/// remeshes (since reset), solver_grid_points and solver_points (the
+/// step's work: StepWork), then ms_<stage> for every Stage.
 ///
 /// DIR/bodies.csv, one row per rigid body per step (only the header when the
 /// scene has no bodies): frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz

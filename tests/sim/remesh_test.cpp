@@ -3,7 +3,9 @@
 // and each group's excess mass are conserved up to round-off and the points
 // dropped below the threshold.
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -18,41 +20,66 @@ namespace {
 
 struct Totals {
     glm::dvec3 alpha{0.0}, impulse{0.0};
-    double absAlpha = 0.0, mass = 0.0;
+    double absAlpha = 0.0, absImpulse = 0.0;
+    std::vector<double> mass;  // per group: Σ δρ_g · massFraction · V, kg
+
+    /// What the impulse's change is measured against: |I|, or the scale of
+    /// its terms Σ½|x×α| when they cancel (two drops: heavy and light, ±I).
+    double ImpulseScale() const { return std::max(glm::length(impulse), 0.1 * absImpulse); }
 };
 
 Totals TotalsOf(const Vortons& v, const SceneSetup& setup) {
     Totals t;
+    t.mass.assign(setup.groups.size(), 0.0);
     for (std::size_t k = 0; k < v.Size(); ++k) {
         const glm::dvec3 a = glm::dvec3(v.vorticity[k]) * double(v.volume[k]);
         t.alpha += a;
         t.absAlpha += glm::length(a);
-        t.impulse += 0.5 * glm::cross(glm::dvec3(v.position[k]), a);
+        const glm::dvec3 i = 0.5 * glm::cross(glm::dvec3(v.position[k]), a);
+        t.impulse += i;
+        t.absImpulse += glm::length(i);
         if (v.group[k] != kAmbientGroup) {
-            t.mass +=
-                double(setup.groups[v.group[k]].densityDeviation) * v.massFraction[k] * v.volume[k];
+            t.mass[v.group[k]] += double(setup.groups[v.group[k]].densityDeviation) * v.massFraction[k] * v.volume[k];
         }
     }
     return t;
 }
 
+/// Largest relative change of a group's excess mass.
+double MassChange(const Totals& before, const Totals& after) {
+    double worst = 0.0;
+    for (std::size_t g = 0; g < before.mass.size(); ++g) {
+        if (before.mass[g] != 0.0) worst = std::max(worst, std::abs(after.mass[g] - before.mass[g]) / std::abs(before.mass[g]));
+    }
+    return worst;
+}
+
 class Remeshing : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
-    // Ten steps without remeshing move the vortons off the lattice; then one
-    // remesh. Round-off: float sums of ~10⁴ weighted terms, ~1e-6 relative;
-    // dropped points each carry < 1e-4 of the largest |α| (measured: Σα
-    // 2e-7 of Σ|α|, impulse 2e-6 (ring) and 1.2e-5 (drop), mass 3e-8).
-    SceneSetup setup = test::LoadSetup(GetParam());
+/// Vortons of the scene after 100 steps (with remeshing every 5) and 4 more
+/// without: a developed flow, off the lattice.
+Vortons Developed(const std::string& scene, Lattice* lattice, SceneSetup* setupOut) {
+    SceneSetup setup = test::LoadSetup(scene);
     setup.params.vortonCount = 3000;
     setup.params.tracerCount = 0;
-    setup.params.remeshEvery = 0;
     Simulation sim(setup);
-    ASSERT_TRUE(test::RunSteps(sim, 10).ok);
-    Vortons v = sim.GetVortons();
+    EXPECT_TRUE(test::RunSteps(sim, 104).ok);
     Vortons seeded;
+    SeedVortons(setup, seeded, lattice);
+    *setupOut = setup;
+    return sim.GetVortons();
+}
+
+TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
+    // One remesh of a developed flow. The M4′ spreading conserves Σα, ½Σx×α
+    // and each group's volume exactly (float sums of ~10⁵ terms: ~1e-6);
+    // culling drops at most 1e-4 of Σ|α|, the group volume it drops is folded
+    // back, and the limit of the issue is 0.1 % per remesh.
+    // Measured: Σα ≤ 4e-6 of Σ|α|; impulse 1.6e-5 (ring), 7e-6 (drop);
+    // mass 2e-8.
     Lattice lattice;
-    SeedVortons(setup, seeded, &lattice);
+    SceneSetup setup;
+    Vortons v = Developed(GetParam(), &lattice, &setup);
     ASSERT_GT(lattice.spacing, 0.0f);
 
     const Totals before = TotalsOf(v, setup);
@@ -60,17 +87,17 @@ TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
     RemeshSettings settings;
     settings.sigma = v.radius[0];
     settings.buoyantGroup = buoyant;
-    ASSERT_TRUE(Remesh(lattice, settings, v));
+    RemeshReport report;
+    ASSERT_TRUE(Remesh(lattice, settings, v, &report));
     const Totals after = TotalsOf(v, setup);
     test::Measured("strength_change", glm::length(after.alpha - before.alpha) / before.absAlpha);
-    test::Measured("impulse_change",
-                   glm::length(after.impulse - before.impulse) / glm::length(before.impulse));
-    EXPECT_LT(glm::length(after.alpha - before.alpha), 1.0e-5 * before.absAlpha);
-    EXPECT_LT(glm::length(after.impulse - before.impulse), 1.0e-4 * glm::length(before.impulse));
-    if (before.mass != 0.0) {
-        test::Measured("mass_change", std::abs(after.mass - before.mass) / std::abs(before.mass));
-        EXPECT_LT(std::abs(after.mass - before.mass), 1.0e-5 * std::abs(before.mass));
-    }
+    test::Measured("impulse_change", glm::length(after.impulse - before.impulse) / before.ImpulseScale());
+    test::Measured("dropped_strength", report.droppedStrength);
+    test::Measured("mass_change", MassChange(before, after));
+    EXPECT_LE(report.droppedStrength, 1.0e-4);
+    EXPECT_LT(glm::length(after.alpha - before.alpha), 1.0e-3 * before.absAlpha);
+    EXPECT_LT(glm::length(after.impulse - before.impulse), 1.0e-3 * before.ImpulseScale());
+    EXPECT_LT(MassChange(before, after), 1.0e-5);
     // Every vorton now sits on the lattice.
     for (std::size_t k = 0; k < v.Size(); ++k) {
         const glm::vec3 u = (v.position[k] - lattice.origin) / lattice.spacing;
@@ -78,7 +105,44 @@ TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenes, Remeshing, ::testing::Values("vortex_ring", "dye_drop"));
+TEST_P(Remeshing, AtTheCapCoarsensAndConserves) {
+    // With room for a third of the vortons the lattice coarsens (by 2^{1/3}
+    // at a time, until they fit) instead of dropping what the flow carries,
+    // so the invariants hold as in any remesh.
+    Lattice lattice;
+    SceneSetup setup;
+    Vortons v = Developed(GetParam(), &lattice, &setup);
+    const Totals before = TotalsOf(v, setup);
+    std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
+    RemeshSettings settings;
+    settings.sigma = v.radius[0];
+    settings.buoyantGroup = buoyant;
+    settings.maxVortons = v.Size() / 3;
+    RemeshReport report;
+    ASSERT_TRUE(Remesh(lattice, settings, v, &report));
+    const Totals after = TotalsOf(v, setup);
+    test::Measured("coarsened", report.coarsened);
+    EXPECT_LE(v.Size(), settings.maxVortons);
+    EXPECT_GE(report.coarsened, 1);
+    EXPECT_FALSE(report.capped);
+    EXPECT_NEAR(report.lattice.spacing, lattice.spacing * std::pow(settings.coarsenFactor, float(report.coarsened)),
+                1e-5f * lattice.spacing);
+    EXPECT_NEAR(v.radius[0] / report.lattice.spacing, settings.sigma / lattice.spacing, 1e-4f);
+    EXPECT_LT(glm::length(after.alpha - before.alpha), 1.0e-3 * before.absAlpha);
+    EXPECT_LT(glm::length(after.impulse - before.impulse), 1.0e-3 * before.ImpulseScale());
+    EXPECT_LT(MassChange(before, after), 1.0e-5);
+
+    // Not allowed to coarsen: the cap holds anyway, by dropping the weakest.
+    Vortons w = Developed(GetParam(), &lattice, &setup);
+    settings.maxVortons = w.Size() / 3;
+    settings.maxCoarsening = 0;
+    ASSERT_TRUE(Remesh(lattice, settings, w, &report));
+    EXPECT_EQ(w.Size(), settings.maxVortons);
+    EXPECT_TRUE(report.capped);
+    EXPECT_EQ(report.coarsened, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, Remeshing, ::testing::Values("vortex_ring", "dye_drop", "two_drops"));
 
 }  // namespace
 }  // namespace vorton

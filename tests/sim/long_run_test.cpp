@@ -1,0 +1,139 @@
+// Runs for minutes, not seconds (issue 10): every shipped scene at small
+// counts for 2,000 steps (40 s) without a blow-up and at a steady amount of
+// work per step; and the rogue vorton that used to end runs after 20–40 s.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sim/simulation.h"
+#include "test_util.h"
+
+namespace vorton {
+namespace {
+
+/// Largest max|ω| / p99|ω| over the steps, or +∞ if a step blew up.
+double WorstVorticityRatio(Simulation& sim, int steps, int* completed) {
+    double worst = 0.0;
+    tbb::task_arena arena(2);
+    *completed = 0;
+    arena.execute([&] {
+        for (int s = 0; s < steps; ++s) {
+            if (!sim.Step().ok) {
+                worst = INFINITY;
+                return;
+            }
+            ++*completed;
+            const Diagnostics d = sim.ComputeDiagnostics();
+            if (d.p99Vorticity > 0.0) worst = std::max(worst, d.maxVorticity / d.p99Vorticity);
+        }
+    });
+    return worst;
+}
+
+// In a field resolved on the vortons, the strongest vorton sits in the
+// strongest region, with the next 1 % of the vortons around it: across them
+// |ω| falls by at most the variation over a core radius. Measured in 60-s
+// runs of every scene: max/p99 ≤ 1.5. A vorton stretched on its own grows
+// at 0.5–2 per second (measured on the rogue vortons of issue 10) and so
+// passes 4 within a few seconds of leaving its neighbours.
+constexpr double kRogueRatio = 4.0;
+
+TEST(LongRun, NoRogueVortonWithRemeshing) {
+    // The smallest case that showed it: a vortex ring of 500 vortons, direct
+    // summation (so not a solver's approximation). Without remeshing one
+    // vorton, cut off from its neighbours, is stretched until the run blows
+    // up near t = 38 s; with remeshing every vorton keeps neighbours within
+    // its core.
+    SceneSetup setup = test::LoadSetup("vortex_ring");
+    setup.params.vortonCount = 500;
+    setup.params.tracerCount = 0;
+    ASSERT_EQ(setup.params.solver, Solver::Auto);
+
+    int completed = 0;
+    SceneSetup without = setup;
+    without.params.remeshEvery = 0;
+    Simulation control(without);
+    const double controlRatio = WorstVorticityRatio(control, 2000, &completed);
+    test::Measured("steps_without_remeshing", completed);
+    EXPECT_GT(controlRatio, kRogueRatio) << "the control no longer grows a rogue vorton: the test cannot fail";
+
+    Simulation sim(setup);
+    const double ratio = WorstVorticityRatio(sim, 2000, &completed);
+    test::Measured("max_over_p99_vorticity", ratio);
+    EXPECT_EQ(completed, 2000);
+    EXPECT_LT(ratio, kRogueRatio);
+}
+
+double Median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+double Percentile95(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    const std::size_t k = v.size() * 95 / 100;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(k), v.end());
+    return v[k];
+}
+
+class LongRunScene : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LongRunScene, TwoThousandStepsAtSteadyWork) {
+    // Small counts so that every scene fits in CI's time; 800 vortons are
+    // enough for solver=auto to use the grid solver. Work per step is
+    // counted, not timed: the vortons (PSE, remeshing, advection) and the
+    // points the velocity solver computes (the grid solver's grids and the
+    // tracer-grid points asked of a solver). Limits: any 5-s window after
+    // 20 s has its median within 2× and its 95th percentile within 3× of the
+    // first window's median (issue 10).
+    SceneSetup setup = test::LoadSetup(GetParam());
+    setup.params.vortonCount = 800;
+    setup.params.tracerCount = 3000;
+    Simulation sim(setup);
+    const std::size_t seeded = sim.GetVortons().Size();
+    constexpr int kSteps = 2000, kWindow = 250;  // 5 s at dt = 0.02
+    ASSERT_EQ(setup.params.dt, 0.02f);
+    std::vector<std::vector<double>> vortons(kSteps / kWindow), solver(kSteps / kWindow);
+    tbb::task_arena arena(2);
+    StepReport report;
+    std::size_t most = 0;
+    arena.execute([&] {
+        for (int s = 0; s < kSteps && report.ok; ++s) {
+            report = sim.Step();
+            const StepWork& w = sim.LastStepWork();
+            most = std::max(most, w.vortons);
+            vortons[std::size_t(s / kWindow)].push_back(double(w.vortons));
+            solver[std::size_t(s / kWindow)].push_back(double(w.solverGridPoints + w.solverPoints));
+        }
+    });
+    ASSERT_TRUE(report.ok) << report.message;
+    EXPECT_LE(most, sim.MaxVortons());
+    EXPECT_LE(sim.MaxVortons(), 3 * seeded / 2);
+    const double firstVortons = Median(vortons[0]), firstSolver = Median(solver[0]);
+    double worstMedian = 0.0, worstP95 = 0.0;
+    for (std::size_t w = 4; w < vortons.size(); ++w) {  // after 20 s
+        worstMedian = std::max(worstMedian, Median(vortons[w]) / firstVortons);
+        worstP95 = std::max(worstP95, Percentile95(vortons[w]) / firstVortons);
+        if (firstSolver > 0.0) {
+            worstMedian = std::max(worstMedian, Median(solver[w]) / firstSolver);
+            worstP95 = std::max(worstP95, Percentile95(solver[w]) / firstSolver);
+        }
+    }
+    test::Measured("worst_window_median_over_first", worstMedian);
+    test::Measured("worst_window_p95_over_first", worstP95);
+    test::Measured("vortons_end_over_seeded", double(sim.GetVortons().Size()) / double(seeded));
+    EXPECT_LE(worstMedian, 2.0);
+    EXPECT_LE(worstP95, 3.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, LongRunScene,
+                         ::testing::Values("dye_drop", "two_drops", "vortex_ring", "rayleigh_taylor", "stratified_ball",
+                                           "ball_through_smoke", "spinning_ball", "flow_past_ball"));
+
+}  // namespace
+}  // namespace vorton
