@@ -239,6 +239,8 @@ void SolverSection(DemoApp& app) {
     edited |= ParamWidget(p, *FindInfo("tree_theta"), "Opening angle", 0.1f, 1.0f);
     edited |= ParamWidget(p, *FindInfo("velocity_grid_spacing"), "Velocity grid cell / h", 0.25f, 8.0f);
     edited |= ParamWidget(p, *FindInfo("velocity_grid_cells"), "Velocity grid max cells", 1000.0f, 262144.0f);
+    edited |= ParamWidget(p, *FindInfo("remesh_every"), "Remesh every (steps)", 0.0f, 50.0f);
+    edited |= ParamWidget(p, *FindInfo("max_vortons"), "Max vortons (0: 1.5x seeded)", 0.0f, 200000.0f);
     int threads = app.Threads();
     if (ImGui::SliderInt("Threads", &threads, 1, 64)) app.SetThreads(threads);
     HelpMarker("worker threads of the simulation, applied at the next step; results are identical for any count");

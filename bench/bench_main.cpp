@@ -3,6 +3,9 @@
 //
 //   vorton-bench [--case NAME]... [--threads T] [--frames N] [--warmup W]
 //                [--repeat R] [--set KEY=VALUE]... [--csv FILE] [--accuracy] [--list]
+//
+// grid_pts is the points the grid solver solved on in the last step (Σ over
+// its solves; 0 for direct and tree), vortons and tracers the counts then.
 
 #include <algorithm>
 #include <cmath>
@@ -25,13 +28,16 @@ namespace {
 
 using namespace vorton;
 
-/// A case: a scene file, the counts it runs at and the solver (empty: the scene's).
+/// A case: a scene file, the counts it runs at, the solver (empty: the
+/// scene's) and how many seconds of the scene run untimed first (developed
+/// flow: the dye has spread, the vortons have been remeshed and culled).
 struct BenchCase {
     const char* name;
     const char* scene;
     int vortons;
     int tracers;
     const char* solver;
+    double develop = 0.0;
 };
 
 // The *_small cases match the article code's own scenes (counts from issue 4);
@@ -43,6 +49,9 @@ constexpr BenchCase kCases[] = {
     {"dye_drop_default", "dye_drop", 3000, 100000, ""},
     {"dye_drop_16k_1m", "dye_drop", 16384, 1048576, "grid"},
     {"dye_drop_64k_4m", "dye_drop", 65536, 4194304, "grid"},
+    {"dye_drop_developed", "dye_drop", 3000, 100000, "", 20.0},
+    {"two_drops_developed", "two_drops", 6000, 200000, "", 20.0},
+    {"16k_1m_developed", "dye_drop", 16384, 1048576, "grid", 20.0},
 };
 
 double Percentile(std::vector<double> v, double p) {
@@ -104,7 +113,8 @@ int main(int argc, char** argv) {
     bool accuracy = false, list = false;
     std::string validCases;
     for (const BenchCase& c : kCases) validCases += std::string(validCases.empty() ? "" : ", ") + c.name;
-    app.add_option("--case", caseNames, "case to run (repeatable; default: all but the 64k/4M case): " + validCases);
+    app.add_option("--case", caseNames,
+                   "case to run (repeatable; default: all but the 64k/4M and *_developed cases): " + validCases);
     app.add_option("--threads", threads, "worker threads (0: all cores)")->check(CLI::Range(0, 256));
     app.add_option("--frames", frames, "timed steps per case")->check(CLI::PositiveNumber);
     app.add_option("--warmup", warmup, "untimed steps first")->check(CLI::NonNegativeNumber);
@@ -123,8 +133,8 @@ int main(int argc, char** argv) {
     }
     if (list) {
         for (const BenchCase& c : kCases) {
-            std::printf("%-18s %-16s %7d vortons %8d tracers  solver %s\n", c.name, c.scene, c.vortons, c.tracers,
-                        *c.solver ? c.solver : "(scene's)");
+            std::printf("%-20s %-16s %7d vortons %8d tracers  solver %-9s  %4.0f s untimed first\n", c.name,
+                        c.scene, c.vortons, c.tracers, *c.solver ? c.solver : "(scene's)", c.develop);
         }
         return 0;
     }
@@ -139,7 +149,7 @@ int main(int argc, char** argv) {
     }
     if (selected.empty()) {
         for (const BenchCase& c : kCases) {
-            if (std::string(c.name) != "dye_drop_64k_4m") selected.push_back(&c);
+            if (std::string(c.name) != "dye_drop_64k_4m" && c.develop == 0.0) selected.push_back(&c);
         }
     }
     threads = threads > 0 ? threads : tbb::info::default_concurrency();
@@ -154,13 +164,14 @@ int main(int argc, char** argv) {
             return 3;
         }
         if (fresh) {
-            csv << "case,threads,vortons,tracers,frames,median_ms,p95_ms";
+            csv << "case,threads,vortons,tracers,grid_points,frames,median_ms,p95_ms";
             for (int s = 0; s < kStageCount; ++s) csv << ",ms_" << StageName(Stage(s));
             csv << (accuracy ? ",rms_error,grid_rms_error" : "") << "\n";
         }
     }
 
-    std::printf("%-18s %7s %8s %8s %9s %9s", "case", "threads", "vortons", "tracers", "median_ms", "p95_ms");
+    std::printf("%-20s %7s %8s %8s %9s %9s %9s", "case", "threads", "vortons", "tracers", "grid_pts", "median_ms",
+                "p95_ms");
     for (int s = 0; s < kStageCount; ++s) std::printf(" %9.9s", std::string(StageName(Stage(s))).c_str());
     std::printf("%s\n", accuracy ? "  rms_error  grid_rms_error" : "");
     for (const BenchCase* c : selected) {
@@ -177,22 +188,23 @@ int main(int argc, char** argv) {
         // Each run: its median step and stage times; reported: the median over runs.
         std::vector<double> runMedian, runP95;
         std::vector<std::vector<double>> runStage(kStageCount);
-        std::size_t vortons = 0, tracers = 0;
+        std::size_t vortons = 0, tracers = 0, gridPoints = 0;
         double error = 0.0, gridError = 0.0;
         for (int run = 0; run < repeat; ++run) {
             Simulation sim(scene.value().setup);
+            const int untimed = warmup + int(std::lround(c->develop / double(sim.Params().dt)));
             std::vector<double> stepMs;
             std::vector<std::vector<double>> stageMs(kStageCount);
             bool ok = true;
             arena.execute([&] {
-                for (int f = 0; f < warmup + frames && ok; ++f) {
+                for (int f = 0; f < untimed + frames && ok; ++f) {
                     const StepReport r = sim.Step();
                     if (!r.ok) {
                         std::cerr << "vorton-bench: " << c->name << ": " << r.message << "\n";
                         ok = false;
                         return;
                     }
-                    if (f < warmup) continue;
+                    if (f < untimed) continue;
                     stepMs.push_back(sim.LastStepMs());
                     for (int s = 0; s < kStageCount; ++s) stageMs[std::size_t(s)].push_back(sim.LastStageTimes()[std::size_t(s)]);
                 }
@@ -203,6 +215,7 @@ int main(int argc, char** argv) {
             for (int s = 0; s < kStageCount; ++s) runStage[std::size_t(s)].push_back(Percentile(stageMs[std::size_t(s)], 0.5));
             vortons = sim.GetVortons().Size();
             tracers = sim.GetTracers().Size();
+            gridPoints = sim.LastStepWork().solverGridPoints;
             if (accuracy && run == 0) {
                 arena.execute([&] {
                     error = Accuracy(sim);
@@ -212,13 +225,13 @@ int main(int argc, char** argv) {
         }
         std::vector<std::vector<double>>& stageMs = runStage;
         const double median = Percentile(runMedian, 0.5), p95 = Percentile(runP95, 0.5);
-        std::printf("%-18s %7d %8zu %8zu %9.3f %9.3f", c->name, threads, vortons, tracers, median, p95);
+        std::printf("%-20s %7d %8zu %8zu %9zu %9.3f %9.3f", c->name, threads, vortons, tracers, gridPoints, median, p95);
         for (int s = 0; s < kStageCount; ++s) std::printf(" %9.3f", Percentile(stageMs[std::size_t(s)], 0.5));
         if (accuracy) std::printf("  %9.5f  %9.5f", error, gridError);
         std::printf("\n");
         std::fflush(stdout);
         if (csv.is_open()) {
-            csv << c->name << ',' << threads << ',' << vortons << ',' << tracers << ','
+            csv << c->name << ',' << threads << ',' << vortons << ',' << tracers << ',' << gridPoints << ','
                 << frames << ',' << median << ',' << p95;
             for (int s = 0; s < kStageCount; ++s) csv << ',' << Percentile(stageMs[std::size_t(s)], 0.5);
             if (accuracy) csv << ',' << error << ',' << gridError;

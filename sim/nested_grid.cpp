@@ -55,12 +55,15 @@ NestedGridSampler::NestedGridSampler(const NestedGrid& grid) {
     for (int k = 0; k < 8; ++k) m_corner[k] = (k & 1 ? 1 : 0) + (k & 2 ? m_sy : 0) + (k & 4 ? m_sz : 0);
 }
 
-void ExpandCellMask(const NestedGrid& grid, std::span<const std::uint8_t> cells, std::vector<std::uint8_t>& points) {
+void ExpandCellMask(const NestedGrid& grid, std::span<const std::uint8_t> cells, std::vector<std::uint8_t>& points,
+                    std::size_t whole) {
     const glm::ivec3 n = grid.base.points;
     const int planes = n.z * grid.levels;  // levels stacked along z
     points.resize(grid.PointCount());
     const std::size_t sy = std::size_t(n.x), sz = sy * std::size_t(n.y);
-    tbb::parallel_for(tbb::blocked_range<int>(0, planes), [&](const tbb::blocked_range<int>& r) {
+    const int firstPlane = int(whole / sz);
+    std::fill(points.begin(), points.begin() + std::ptrdiff_t(std::size_t(firstPlane) * sz), std::uint8_t(1));
+    tbb::parallel_for(tbb::blocked_range<int>(firstPlane, planes), [&](const tbb::blocked_range<int>& r) {
         for (int k = r.begin(); k != r.end(); ++k) {
             for (int j = 0; j < n.y; ++j) {
                 for (int i = 0; i < n.x; ++i) {

@@ -137,7 +137,10 @@ private:
 /// one of the up to 8 cells around point o has cells[cell] set (a cell is
 /// named by its lower corner's index). Works level by level on a NestedGrid
 /// (the levels are stacked along z; no cell of a level's top plane is ever
-/// marked, so nothing leaks between levels). Parallel; `points` is resized.
-void ExpandCellMask(const NestedGrid& grid, std::span<const std::uint8_t> cells, std::vector<std::uint8_t>& points);
+/// marked, so nothing leaks between levels). The first `whole` points (whole
+/// levels whose every point is known) are set without looking. Parallel;
+/// `points` is resized.
+void ExpandCellMask(const NestedGrid& grid, std::span<const std::uint8_t> cells, std::vector<std::uint8_t>& points,
+                    std::size_t whole = 0);
 
 }  // namespace vorton

@@ -26,16 +26,16 @@ enum class Solver : std::uint8_t {
     Grid,
     /// Direct summation below kAutoGridVortons vortons (exact, and with its
     /// eight-lane kernel the fastest there), the grid solver from there on
-    /// (measured crossover on the bench cases).
+    /// (measured crossover on the bench cases), and the treecode when the
+    /// vortons' grid would pass velocity_grid_cells or kAutoTreeSparsity
+    /// points per vorton (a flow spread thin over a large box).
     Auto,
 };
 /// Vorton count from which Solver::Auto uses the grid solver.
 inline constexpr std::size_t kAutoGridVortons = 750;
-/// The solver Auto stands for at n vortons; the others stand for themselves.
-inline Solver ResolveSolver(Solver solver, std::size_t n) {
-    if (solver != Solver::Auto) return solver;
-    return n >= kAutoGridVortons ? Solver::Grid : Solver::Direct;
-}
+/// Grid points per vorton beyond which Solver::Auto takes the treecode
+/// instead of the grid solver: the vortons fill too little of their box.
+inline constexpr std::size_t kAutoTreeSparsity = 16;
 std::string_view SolverName(Solver solver);
 
 /// Fluid and solver parameters. Units in the comments; ranges in SimParamInfos().

@@ -148,7 +148,11 @@ Solver Simulation::ResolveActiveSolver(const Aabb& vortonBox) const {
     if (n < kAutoGridVortons || vortonBox.Empty()) return Solver::Direct;
     const float cell = std::max(0.05f, p.velocityGridSpacing) * Spacing();
     const GridGeometry g = FitGridWithCell(vortonBox, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max());
-    return g.PointCount() <= std::size_t(std::max(512, p.velocityGridCells)) ? Solver::Grid : Solver::Tree;
+    // The grid's cost grows with the box's volume, the tree's with the
+    // vortons: a few vortons spread over a large box go to the tree.
+    const bool fits = g.PointCount() <= std::size_t(std::max(512, p.velocityGridCells));
+    const bool dense = g.PointCount() <= kAutoTreeSparsity * n;
+    return fits && dense ? Solver::Grid : Solver::Tree;
 }
 
 void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {

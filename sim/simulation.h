@@ -194,13 +194,17 @@ private:
     GridGeometry FitVortonGrid(const Aabb& box) const;
     /// The tracers' nested grid: level 0 the vortons' grid, enough levels for `tracerBox`.
     NestedGrid TracerGrid(const Aabb& vortonBox, const Aabb& tracerBox) const;
+    /// Points of the nested grid at its start that come whole from the
+    /// solver (level 0 with the grid solver), so need no mask; else 0.
+    std::size_t WholeLevelPoints(const NestedGrid& grid) const;
     /// Marks in m_gridNeeded the corners of the cells holding `points` (cleared first).
     void MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points);
     /// Velocity (plus the bodies' fields) at the grid points whose `mask`
-    /// byte is set, written into `packed` (resized to the grid); the others
+    /// byte is set, written into `packed` (resized to the grid), and, with
+    /// `wholeLevels`, at every point of WholeLevelPoints(grid); the others
     /// are left as they are. The solver must hold the grid's state.
     void EvaluateGridPoints(const NestedGrid& grid, std::span<const std::uint8_t> mask,
-                            std::vector<GridSampler::Float4>& packed);
+                            std::vector<GridSampler::Float4>& packed, bool wholeLevels = true);
     /// After tracers moved: evaluates the corners of their cells that the
     /// mask of the last grid evaluation missed, so the next step's
     /// interpolation reads no unevaluated point.
@@ -307,7 +311,6 @@ private:
     std::vector<std::uint8_t> m_gridNeeded;   // grid points some tracer interpolates from
     std::vector<std::uint8_t> m_gridMissing;  // corners of final tracer cells the mask missed
     std::vector<std::size_t> m_gridIndices;    // needed points asked of the solver
-    std::vector<std::size_t> m_gridFromSolve;  // needed points the grid solver's grid has
     std::vector<glm::vec3> m_gridPointVelocity;
 };
 

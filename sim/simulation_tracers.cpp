@@ -39,6 +39,10 @@ NestedGrid Simulation::TracerGrid(const Aabb& vortonBox, const Aabb& tracerBox) 
     return grid;
 }
 
+std::size_t Simulation::WholeLevelPoints(const NestedGrid& grid) const {
+    return m_activeSolver == Solver::Grid ? grid.LevelPointCount() : 0;
+}
+
 void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points) {
     // Only the corners of cells that hold a tracer are ever interpolated from;
     // much of every level is empty (two separated drops, a ring and its wake).
@@ -50,58 +54,82 @@ void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> p
         const std::size_t o = sampler.Cell(points[i], &f);
         std::atomic_ref<std::uint8_t>(m_gridMissing[o]).store(1, std::memory_order_relaxed);
     });
-    ExpandCellMask(grid, m_gridMissing, m_gridNeeded);
+    ExpandCellMask(grid, m_gridMissing, m_gridNeeded, WholeLevelPoints(grid));
 }
 
+namespace {
+/// Indices in [begin, end) whose mask byte is set, in increasing order
+/// (parallel: counts per block, then each block writes its own range).
+void MaskedIndices(std::span<const std::uint8_t> mask, std::size_t begin, std::size_t end,
+                   std::vector<std::size_t>& out) {
+    constexpr std::size_t kBlock = 1 << 14;
+    const std::size_t blocks = end > begin ? (end - begin + kBlock - 1) / kBlock : 0;
+    std::vector<std::size_t> offset(blocks + 1, 0);
+    ParallelFor(blocks, [&](std::size_t b) {
+        std::size_t n = 0;
+        for (std::size_t i = begin + b * kBlock; i < std::min(end, begin + (b + 1) * kBlock); ++i) n += mask[i] != 0;
+        offset[b + 1] = n;
+    });
+    for (std::size_t b = 0; b < blocks; ++b) offset[b + 1] += offset[b];
+    out.resize(offset[blocks]);
+    ParallelFor(blocks, [&](std::size_t b) {
+        std::size_t n = offset[b];
+        for (std::size_t i = begin + b * kBlock; i < std::min(end, begin + (b + 1) * kBlock); ++i) {
+            if (mask[i]) out[n++] = i;
+        }
+    });
+}
+}  // namespace
+
 void Simulation::EvaluateGridPoints(const NestedGrid& grid, std::span<const std::uint8_t> mask,
-                                    std::vector<GridSampler::Float4>& packed) {
+                                    std::vector<GridSampler::Float4>& packed, bool wholeLevels) {
     // The solver must hold the sources of the state the grid belongs to.
-    // Points of level 0 come from the grid solver's own grid (it is that
-    // grid) when it has one; all others are asked of the solver (its far
-    // field for points off the vortons' grid).
+    // Level 0 comes whole from the grid solver's own grid (it is that grid)
+    // when it has one; masked points of the others are asked of the solver
+    // (its far field for points off the vortons' grid).
     packed.resize(grid.PointCount());
     VelocitySolver& solver = SolverFor(false);
-    const std::span<const glm::vec3> solved = solver.GridVelocity();
-    const bool fromGrid = solved.size() == grid.LevelPointCount();
-    m_gridPoints.clear();
-    m_gridIndices.clear();
-    m_gridFromSolve.clear();
-    for (std::size_t idx = 0; idx < grid.PointCount(); ++idx) {
-        if (!mask[idx]) continue;
-        if (fromGrid && idx < grid.LevelPointCount()) {
-            m_gridFromSolve.push_back(idx);
-        } else {
-            m_gridIndices.push_back(idx);
+    const std::size_t whole = WholeLevelPoints(grid);
+    if (whole > 0 && wholeLevels) {
+        const std::span<const glm::vec3> solved = solver.GridVelocity();
+        const bool have = solved.size() == whole;
+        ParallelFor(whole, [&](std::size_t idx) {
+            const glm::vec3 v = have ? solved[idx] : glm::vec3(0.0f);
+            packed[idx] = GridSampler::Float4{v.x, v.y, v.z, 0.0f};
+        });
+        if (!m_bodies.empty()) {
+            m_gridPoints.resize(whole);
+            m_gridPointVelocity.assign(whole, glm::vec3(0.0f));
+            ParallelFor(whole, [&](std::size_t idx) { m_gridPoints[idx] = grid.Position(idx); });
+            AddBodyVelocity(m_gridPoints, m_gridPointVelocity, {}, {});
+            ParallelFor(whole, [&](std::size_t idx) {
+                const glm::vec3 v = m_gridPointVelocity[idx];
+                packed[idx] += GridSampler::Float4{v.x, v.y, v.z, 0.0f};
+            });
         }
     }
-    m_gridPoints.resize(m_gridIndices.size() + m_gridFromSolve.size());
-    m_gridPointVelocity.resize(m_gridPoints.size());
+    MaskedIndices(mask, whole, grid.PointCount(), m_gridIndices);
     const std::size_t asked = m_gridIndices.size();
     m_work.solverPoints += asked;
+    m_gridPoints.resize(asked);
+    m_gridPointVelocity.resize(asked);
     ParallelFor(asked, [&](std::size_t n) { m_gridPoints[n] = grid.Position(m_gridIndices[n]); });
     if (m_vortons.Size() > 0 && asked > 0) {
-        solver.Evaluate(std::span<const glm::vec3>(m_gridPoints.data(), asked),
-                        std::span<glm::vec3>(m_gridPointVelocity.data(), asked));
+        solver.Evaluate(m_gridPoints, m_gridPointVelocity);
     } else {
-        std::fill(m_gridPointVelocity.begin(), m_gridPointVelocity.begin() + std::ptrdiff_t(asked), glm::vec3(0.0f));
+        std::fill(m_gridPointVelocity.begin(), m_gridPointVelocity.end(), glm::vec3(0.0f));
     }
-    ParallelFor(m_gridFromSolve.size(), [&](std::size_t n) {
-        const std::size_t idx = m_gridFromSolve[n];
-        m_gridPoints[asked + n] = grid.Position(idx);
-        m_gridPointVelocity[asked + n] = solved[idx];
-    });
     AddBodyVelocity(m_gridPoints, m_gridPointVelocity, {}, {});
-    ParallelFor(m_gridPoints.size(), [&](std::size_t n) {
-        const std::size_t idx = n < asked ? m_gridIndices[n] : m_gridFromSolve[n - asked];
+    ParallelFor(asked, [&](std::size_t n) {
         const glm::vec3 v = m_gridPointVelocity[n];
-        packed[idx] = GridSampler::Float4{v.x, v.y, v.z, 0.0f};
+        packed[m_gridIndices[n]] = GridSampler::Float4{v.x, v.y, v.z, 0.0f};
     });
 }
 
 void Simulation::FillMissingCorners(std::span<const std::uint8_t> missing, bool any) {
     if (!any) return;
     // Only the missing points are written: the others keep their values.
-    EvaluateGridPoints(m_nextGrid, missing, m_gridPacked1);
+    EvaluateGridPoints(m_nextGrid, missing, m_gridPacked1, false);
     for (std::size_t idx = 0; idx < missing.size(); ++idx) m_gridNeeded[idx] |= missing[idx];
 }
 
@@ -119,12 +147,17 @@ void Simulation::PredictTracers(float dt) {
     // pass: its levels cover the tracers grown by how far any can move,
     // dt·max|u|, since trilinear interpolation never exceeds the largest grid
     // value; its level 0 is the grid of the vortons as they are now.
-    float maxGrid2 = 0.0f;
-    for (std::size_t idx = 0; idx < m_gridPacked0.size(); ++idx) {
-        if (!m_gridNeeded[idx]) continue;
-        const GridSampler::Float4 v = m_gridPacked0[idx];
-        maxGrid2 = std::max(maxGrid2, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    }
+    const float maxGrid2 = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, m_gridPacked0.size(), 1 << 14), 0.0f,
+        [&](const tbb::blocked_range<std::size_t>& r, float m) {
+            for (std::size_t idx = r.begin(); idx != r.end(); ++idx) {
+                if (!m_gridNeeded[idx]) continue;
+                const GridSampler::Float4 v = m_gridPacked0[idx];
+                m = std::max(m, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            }
+            return m;
+        },
+        [](float a, float b) { return std::max(a, b); });
     const float reach = dt * (std::sqrt(maxGrid2) + glm::length(p.freeStream));
     Aabb grown = m_tracerBounds;
     if (!grown.Empty()) grown = Aabb{grown.min - glm::vec3(reach), grown.max + glm::vec3(reach)};
@@ -149,7 +182,7 @@ void Simulation::PredictTracers(float dt) {
                 std::atomic_ref<std::uint8_t>(cells[o]).store(1, std::memory_order_relaxed);
             }
         });
-        ExpandCellMask(m_nextGrid, m_gridMissing, m_gridNeeded);
+        ExpandCellMask(m_nextGrid, m_gridMissing, m_gridNeeded, WholeLevelPoints(m_nextGrid));
     }
 }
 
