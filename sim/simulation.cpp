@@ -462,7 +462,7 @@ void Simulation::RemeshVortons() {
     // A body's surface needs vortons: coarsen only while its radius spans
     // 1.5 spacings (or not at all, if the seeding was coarser already).
     for (const BodySpec& b : m_setup.bodies) {
-        settings.maxSpacing = std::min(settings.maxSpacing, std::max(m_seededSpacing, b.radius / 1.5f));
+        settings.maxSpacing = std::min(settings.maxSpacing, std::max(m_seededSpacing, b.radius / 2.5f));
     }
     RemeshReport report;
     if (!Remesh(m_lattice, settings, m_vortons, &report)) return;
