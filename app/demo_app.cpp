@@ -436,7 +436,8 @@ int DemoApp::Run() {
     std::int64_t frameCount = 0;
     double syncMsTotal = 0.0, drawMsTotal = 0.0;  // for the summary at the end
     bool first = true;
-    while (!m_context->ShouldClose()) {
+    InstallStopSignals();
+    while (!m_context->ShouldClose() && StopSignal() == 0) {
         m_context->PollEvents();
         HandleInput();
         // m_front is the state the last frame showed.
@@ -499,15 +500,20 @@ int DemoApp::Run() {
                   << syncMsTotal / double(frameCount) << " ms, drawing " << drawMsTotal / double(frameCount)
                   << " ms)\n";
     }
+    const int signal = StopSignal();
+    if (signal != 0) std::cerr << "vorton: stopped by signal " << signal << " at step " << m_front.stepCount << "\n";
     if (m_recorder.IsRecording()) {
         const int recorded = m_recorder.FrameCount();
         if (Status s = m_recorder.Stop(); !s) {
             SetStatus("recording: " + s.error(), true);
+            if (signal != 0) std::cerr << "vorton: recording: " << s.error() << "\n";
             m_outputFailed = true;
-        } else if (headless) {
-            std::cerr << "vorton: recorded " << recorded << " frames to " << m_recorder.Path().string() << "\n";
+        } else if (headless || signal != 0) {
+            std::cerr << "vorton: recorded " << recorded << " frames to " << m_recorder.Path().string()
+                      << (signal != 0 ? " (finished: the file is complete)" : "") << "\n";
         }
     }
+    if (signal != 0) return ExitForSignal(signal);
     if (!m_blowUp.empty() && headless) {
         std::cerr << "vorton: " << m_blowUp << "\n";
         return kExitRuntime;

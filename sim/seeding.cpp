@@ -7,6 +7,7 @@
 #include <numbers>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include <glm/geometric.hpp>
 
@@ -47,6 +48,50 @@ std::string SetupProblem(const SceneSetup& setup) {
             return "body '" + b.name + "': a free body needs density > 0 kg/m^3 (it would have no mass); "
                    "give it a density or make it fixed";
         }
+    }
+    const SimParams& p = setup.params;
+    if (!(p.ambientDensity > 0.0f)) return "ambient_density must be > 0 kg/m^3";
+    for (const DensityGroup& g : setup.groups) {
+        // A layer's deviation is relative to the ambient too (the profile's ends).
+        const float rho = p.ambientDensity + g.densityDeviation;
+        if (!(rho > 0.0f)) {
+            std::ostringstream msg;
+            msg << "group '" << g.name << "': ambient_density + density_deviation = " << rho
+                << " kg/m^3; a fluid's density must be > 0";
+            return msg.str();
+        }
+    }
+    for (std::size_t a = 0; a < setup.bodies.size(); ++a) {
+        for (std::size_t b = a + 1; b < setup.bodies.size(); ++b) {
+            const BodySpec& A = setup.bodies[a];
+            const BodySpec& B = setup.bodies[b];
+            if (glm::length(A.position - B.position) < A.radius + B.radius) {
+                return "body '" + A.name + "' and body '" + B.name +
+                       "' overlap (centres closer than the sum of their radii); move them apart";
+            }
+        }
+    }
+    // A group whose whole shape lies inside one body would seed no fluid.
+    for (const DensityGroup& g : setup.groups) {
+        const Aabb box = ShapeBounds(g, g.halo);
+        for (const BodySpec& b : setup.bodies) {
+            bool inside = true;
+            for (int c = 0; c < 8 && inside; ++c) {
+                const glm::vec3 corner((c & 1) ? box.max.x : box.min.x, (c & 2) ? box.max.y : box.min.y,
+                                       (c & 4) ? box.max.z : box.min.z);
+                inside = glm::length(corner - b.position) < b.radius;
+            }
+            if (inside) {
+                return "group '" + g.name + "' lies entirely inside body '" + b.name +
+                       "', so it would have no fluid; make the body smaller or move it";
+            }
+        }
+    }
+    Vortons trial;
+    SeedVortons(setup, trial, nullptr);
+    if (trial.Size() == 0) {
+        return "vorton_count = " + std::to_string(p.vortonCount) +
+               " seeds no vorton (the lattice spacing it gives is larger than the groups); use a larger count";
     }
     return {};
 }

@@ -21,7 +21,9 @@ struct SceneSetup {
 
 /// Why this setup cannot run, or an empty string: a free body with zero
 /// density (no mass), a non-positive radius, a layer or emitter that is not a
-/// box, duplicate names. Messages name the body or group.
+/// box, duplicate names, a fluid density ρ₀ + Δρ ≤ 0, two bodies that
+/// overlap, a group inside a body, a vorton_count that seeds no vorton (the
+/// seeding is tried). Messages name the body or group.
 std::string SetupProblem(const SceneSetup& setup);
 
 /// Volume of a group's shape, m³ (box waves ignored: they move as much fluid up as down).

@@ -271,6 +271,7 @@ private:
     StepWork m_work;
     double m_stepMs = 0.0;
     double m_lastMaxSpeed = 0.0;
+    double m_lastVortonSpeed = 0.0;  // the vortons' fastest speed, last step (early blow-up check)
 
     Lattice m_lattice;  // the seeding lattice, reused by remeshing
     std::size_t m_seededVortons = 0;

@@ -1,6 +1,7 @@
 #include "json_lines.h"
 
 #include <iterator>
+#include <map>
 #include <vector>
 
 namespace vorton {
@@ -49,7 +50,25 @@ std::string EscapePointerToken(const std::string& key) {
     return out;
 }
 
+/// Thrown from the parser callback to stop parsing at once.
+struct StopParsing {
+    int line;
+    std::string problem;
+};
+
 }  // namespace
+
+std::string Excerpt(const nlohmann::json& value, std::size_t limit) {
+    std::string text = value.dump();
+    if (text.size() > limit) {
+        // Cut at a UTF-8 character boundary.
+        std::size_t cut = limit;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+        text.resize(cut);
+        text += "…";
+    }
+    return text;
+}
 
 int JsonDocument::LineOf(const std::string& pointer) const {
     std::string p = pointer;
@@ -84,6 +103,7 @@ Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::stri
         bool isArray;
         std::string key;
         int index;
+        std::map<std::string, int> keyLines;  // objects: the line of each key so far
     };
     std::vector<Frame> stack;
     auto currentPointer = [&] {
@@ -102,12 +122,24 @@ Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::stri
         switch (event) {
             case json::parse_event_t::object_start:
             case json::parse_event_t::array_start:
+                if (int(stack.size()) >= kMaxJsonDepth) {
+                    throw StopParsing{valueLine(), "nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                                       " arrays or objects"};
+                }
                 doc.lines.emplace(currentPointer(), valueLine());
-                stack.push_back({event == json::parse_event_t::array_start, "", 0});
+                stack.push_back({event == json::parse_event_t::array_start, "", 0, {}});
                 break;
-            case json::parse_event_t::key:
-                stack.back().key = parsed.get<std::string>();
+            case json::parse_event_t::key: {
+                Frame& frame = stack.back();
+                frame.key = parsed.get<std::string>();
+                const int here = valueLine();
+                const auto [it, fresh] = frame.keyLines.emplace(frame.key, here);
+                if (!fresh) {
+                    throw StopParsing{here, "duplicate key " + Excerpt(json(frame.key)) + " (first given at line " +
+                                                std::to_string(it->second) + ")"};
+                }
                 break;
+            }
             case json::parse_event_t::value:
                 doc.lines.emplace(currentPointer(), valueLine());
                 valueDone();
@@ -123,6 +155,8 @@ Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::stri
     try {
         LineCountingIterator first{text.data(), &line, &reached}, last{text.data() + text.size(), &line, &reached};
         doc.root = json::parse(first, last, callback, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+    } catch (const StopParsing& stop) {
+        return Error{name + ":" + std::to_string(stop.line) + ": " + stop.problem};
     } catch (const json::parse_error& e) {
         // e.byte is 1-based; turn it into line:column.
         int errLine = 1, column = 1;
@@ -137,7 +171,15 @@ Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::stri
         std::string what = e.what();
         const auto colon = what.find(": ", what.find("parse error"));
         if (colon != std::string::npos) what = what.substr(colon + 2);
+        if (what.size() > 160) what = what.substr(0, 160) + "…";  // it quotes the token read
         return Error{name + ":" + std::to_string(errLine) + ":" + std::to_string(column) + ": invalid JSON: " + what};
+    } catch (const json::exception& e) {
+        // Not a syntax error: a number too large for a double (out_of_range.406).
+        std::string what = e.what();
+        const auto bracket = what.find("] ");
+        if (bracket != std::string::npos) what = what.substr(bracket + 2);
+        if (what.size() > 120) what = what.substr(0, 120) + "…";
+        return Error{name + ":" + std::to_string(valueLine()) + ": invalid JSON: " + what};
     }
     return doc;
 }

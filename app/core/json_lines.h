@@ -23,7 +23,16 @@ struct JsonDocument {
     int LineOf(const std::string& pointer) const;
 };
 
-/// Parses text; on a syntax error the message is "<name>:<line>:<column>: <problem>".
+/// Containers may nest this deep, no deeper (checked while parsing, so a
+/// pathological file costs no more than a normal one).
+inline constexpr int kMaxJsonDepth = 64;
+
+/// Parses text. Errors, as "<name>:<line>[:<column>]: <problem>":
+/// a syntax error; nesting deeper than kMaxJsonDepth; a key given twice in one
+/// object (both lines named); a number outside the range of a double.
 Result<JsonDocument> ParseJsonWithLines(const std::string& text, const std::string& name);
+
+/// `value` as JSON text for a message, cut to about `limit` characters ("…" added).
+std::string Excerpt(const nlohmann::json& value, std::size_t limit = 60);
 
 }  // namespace vorton

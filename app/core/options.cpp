@@ -1,8 +1,42 @@
 #include "options.h"
 
+#include <cstring>
+#include <filesystem>
+
 #include <CLI/CLI.hpp>
 
 namespace vorton {
+
+namespace {
+
+/// A CLI11 check that the value is a whole number in [lo, hi], with a message
+/// that says so (CLI11's own Range says "not in range" for "abc" too).
+CLI::Validator WholeNumber(long long lo, long long hi) {
+    const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            long long v = 0;
+            std::size_t used = 0;
+            try {
+                v = std::stoll(text, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != text.size() || v < lo || v > hi) return "expected " + range + ", got '" + text + "'";
+            return {};
+        },
+        "");
+}
+
+bool HasVideoExtension(const std::string& path) {
+    for (const char* ext : {".mp4", ".mkv", ".mov", ".webm", ".avi"}) {
+        const std::size_t n = std::strlen(ext);
+        if (path.size() > n && path.compare(path.size() - n, n, ext) == 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
 
 ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     ParsedCommandLine result;
@@ -15,14 +49,14 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     auto* noRender = app.add_flag("--no-render", o.noRender, "simulation only, no OpenGL at all");
     headless->excludes(noRender);
     app.add_option("--frames", o.frames, "run N steps, then exit (default: until closed; 250 without a window)")
-        ->check(CLI::PositiveNumber);
-    app.add_option("--threads", o.threads, "worker threads (0: all cores)")->check(CLI::Range(0, 256));
+        ->check(WholeNumber(1, 1000000000));
+    app.add_option("--threads", o.threads, "worker threads (0: all cores)")->check(WholeNumber(0, 256));
     app.add_option("--set", o.sets, "set a parameter, e.g. ambient_density=2, gravity=0,0,-9.81, drop.density_deviation=0.5 "
                                     "(--list-params lists them)");
     app.add_option("--stats", o.statsDir, "write DIR/frames.csv, one row per step");
     auto* dump = app.add_option("--dump-dir", o.dumpDir, "write vortons_NNNNNN.ply and tracers_NNNNNN.ply to DIR");
     app.add_option("--dump-every", o.dumpEvery, "dump every K-th step (with --dump-dir)")
-        ->check(CLI::PositiveNumber)
+        ->check(WholeNumber(1, 1000000000))
         ->needs(dump);
     app.add_option("--record", o.record, "record FILE.mp4 (through ffmpeg) or a PNG sequence into DIR/");
     app.add_flag("--record-panel", o.recordPanel, "include the control panel in recorded frames");
@@ -41,8 +75,29 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     } catch (const CLI::ParseError& e) {
         result.exitNow = true;
         result.exitCode = kExitUsage;
-        result.message = std::string("vorton: ") + e.what() + "\n\n" + app.help();
+        // An unknown flag gets the list of valid ones; a bad value, the one line that says what is wrong.
+        const bool unknownFlag = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+        result.message = std::string("vorton: ") + e.what() +
+                         (unknownFlag ? "\n\n" + app.help() : std::string("\n(vorton --help lists every flag)"));
         return result;
+    }
+    if (!o.record.empty() && o.noRender) {
+        result.exitNow = true;
+        result.exitCode = kExitUsage;
+        result.message = "vorton: --record draws frames, which --no-render does not; use --headless to record "
+                         "without a window";
+        return result;
+    }
+    if (!o.record.empty() && o.record.back() != '/' && !HasVideoExtension(o.record)) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(o.record, ec)) {
+            result.exitNow = true;
+            result.exitCode = kExitUsage;
+            result.message = "vorton: --record " + o.record +
+                             ": not a folder and not a video file; end it with '/' (" + o.record +
+                             "/) to record PNG frames into a new folder, or give FILE.mp4 (also .mkv, .mov, .webm, .avi)";
+            return result;
+        }
     }
     if (!size.empty()) {
         int w = 0, h = 0;

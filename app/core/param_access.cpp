@@ -1,9 +1,12 @@
 #include "param_access.h"
 
+#include "json_lines.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace vorton {
@@ -18,15 +21,43 @@ std::string JoinKeys(const SceneSetup& setup) {
     return out;
 }
 
+/// A bound as its shortest decimal form (0.01f prints as 0.01, not 0.00999999977).
+std::string BoundText(float f) {
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, f);
+    return ec == std::errc{} ? std::string(buffer, end) : std::to_string(f);
+}
+
+Error OutOfRange(const std::string& key, const json& value, float min, float max) {
+    return Error{key + ": " + Excerpt(value) + " is outside the valid range [" + BoundText(min) + ", " +
+                 BoundText(max) + "]"};
+}
+
+/// Reads a float parameter. The range is inclusive at its listed ends and
+/// compared in float, the parameter's own type (so viscosity=0.01 meets a
+/// bound of 0.01f).
 Status ReadFloat(const json& value, float min, float max, const std::string& key, float* out) {
-    if (!value.is_number()) return Error{key + ": expected a number, got " + value.dump()};
+    if (!value.is_number()) return Error{key + ": expected a number, got " + Excerpt(value)};
     const double v = value.get<double>();
-    if (!std::isfinite(v) || v < min || v > max) {
-        std::ostringstream msg;
-        msg << key << ": " << value.dump() << " is outside the valid range [" << min << ", " << max << "]";
-        return Error{msg.str()};
+    if (!std::isfinite(v) || std::abs(v) > double(std::numeric_limits<float>::max())) {
+        return OutOfRange(key, value, min, max);
     }
-    *out = float(v);
+    const float f = float(v);
+    if (f < min || f > max) return OutOfRange(key, value, min, max);
+    *out = f;
+    return Ok{};
+}
+
+/// Reads a count: any JSON number that is a whole number (1e4 and 10000.0
+/// are 10000), within [min, max].
+Status ReadInt(const json& value, float min, float max, const std::string& key, int* out) {
+    if (!value.is_number()) return Error{key + ": expected a whole number, got " + Excerpt(value)};
+    const double v = value.get<double>();
+    if (!std::isfinite(v) || v != std::floor(v)) {
+        return Error{key + ": expected a whole number, got " + Excerpt(value)};
+    }
+    if (v < double(min) || v > double(max)) return OutOfRange(key, value, min, max);
+    *out = int(v);
     return Ok{};
 }
 
@@ -38,14 +69,10 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
             if constexpr (std::is_same_v<T, float>) {
                 return ReadFloat(value, info.min, info.max, key, &(target.*member));
             } else if constexpr (std::is_same_v<T, int>) {
-                float f;
-                if (!value.is_number_integer()) return Error{key + ": expected a whole number, got " + value.dump()};
-                if (Status s = ReadFloat(value, info.min, info.max, key, &f); !s) return s;
-                target.*member = value.get<int>();
-                return Ok{};
+                return ReadInt(value, info.min, info.max, key, &(target.*member));
             } else if constexpr (std::is_same_v<T, glm::vec3>) {
                 if (!value.is_array() || value.size() != 3) {
-                    return Error{key + ": expected three numbers x,y,z, got " + value.dump()};
+                    return Error{key + ": expected three numbers x,y,z, got " + Excerpt(value)};
                 }
                 glm::vec3 v;
                 for (int a = 0; a < 3; ++a) {
@@ -62,12 +89,12 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
                 } else if (value == json("false") || value == json(0)) {
                     target.*member = false;
                 } else {
-                    return Error{key + ": expected true or false, got " + value.dump()};
+                    return Error{key + ": expected true or false, got " + Excerpt(value)};
                 }
                 return Ok{};
             } else {
                 static_assert(std::is_same_v<T, Solver>);
-                const std::string name = value.is_string() ? value.get<std::string>() : value.dump();
+                const std::string name = value.is_string() ? value.get<std::string>() : std::string();
                 if (name == "direct") {
                     target.*member = Solver::Direct;
                 } else if (name == "tree") {
@@ -77,7 +104,7 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
                 } else if (name == "auto") {
                     target.*member = Solver::Auto;
                 } else {
-                    return Error{key + ": unknown solver " + value.dump() + " (valid: direct, tree, grid, auto)"};
+                    return Error{key + ": unknown solver " + Excerpt(value) + " (valid: direct, tree, grid, auto)"};
                 }
                 return Ok{};
             }
@@ -184,8 +211,10 @@ std::string DescribeParams(const SceneSetup& setup) {
         std::ostringstream range;
         if (value.is_boolean()) {
             range << "true|false";  // min/max are unused for booleans
+        } else if (value.is_string()) {
+            range << "direct|tree|grid|auto";  // the one enum parameter, solver
         } else {
-            range << "[" << min << ", " << max << "]";
+            range << "[" << BoundText(min) << ", " << BoundText(max) << "]";
         }
         out << std::left << std::setw(34) << key << std::setw(22) << value.dump() << std::setw(8) << unit
             << range.str() << " " << (live ? "live" : "on reset") << "  " << help << "\n";

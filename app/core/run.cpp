@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include <csignal>
 #include <ostream>
 
 #include <tbb/info.h>
@@ -8,6 +9,21 @@
 #include "app/core/param_access.h"
 
 namespace vorton {
+
+namespace {
+volatile std::sig_atomic_t g_stopSignal = 0;
+extern "C" void NoteStopSignal(int signal) { g_stopSignal = signal; }
+}  // namespace
+
+void InstallStopSignals() {
+    struct sigaction action {};
+    action.sa_handler = NoteStopSignal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+int StopSignal() { return int(g_stopSignal); }
 
 Result<Scene> PrepareScene(const Options& options) {
     auto path = ResolveScenePath(options.scene, DataDirectory() / "scenes");
@@ -69,7 +85,12 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) 
     }
     const std::int64_t frames = FramesWithoutWindow(options);
     double totalMs = 0.0;
+    InstallStopSignals();
     for (std::int64_t f = 0; f < frames; ++f) {
+        if (const int signal = StopSignal(); signal != 0) {
+            log << "vorton: stopped by signal " << signal << " after " << f << " steps (outputs written up to there)\n";
+            return ExitForSignal(signal);
+        }
         StepReport report;
         arena.execute([&] { report = sim.Step(); });
         if (!report.ok) {

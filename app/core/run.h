@@ -32,6 +32,15 @@ private:
     int m_dumpEvery = 1;
 };
 
+/// Installs SIGINT and SIGTERM handlers that only note the signal, so a run
+/// can end cleanly (outputs flushed, a recording's ffmpeg closed) instead of
+/// dying mid-file. Idempotent.
+void InstallStopSignals();
+/// The SIGINT/SIGTERM received since InstallStopSignals(), or 0.
+int StopSignal();
+/// Exit status of a run ended by `signal`: 128 + signal, as a shell reports it.
+inline int ExitForSignal(int signal) { return 128 + signal; }
+
 /// Number of steps to run when no window decides: --frames, else 250.
 std::int64_t FramesWithoutWindow(const Options& options);
 

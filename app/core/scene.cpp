@@ -1,6 +1,8 @@
 #include "scene.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -32,7 +34,7 @@ struct Context {
 
 Status CheckKeys(const Context& ctx, const json& object, const std::string& pointer, const std::string& what,
                  const std::vector<std::string>& valid) {
-    if (!object.is_object()) return ctx.At(pointer, what + " must be an object, got " + object.dump());
+    if (!object.is_object()) return ctx.At(pointer, what + " must be an object, got " + Excerpt(object));
     for (const auto& [key, value] : object.items()) {
         if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
             std::string list;
@@ -48,11 +50,11 @@ Status ReadNumber(const Context& ctx, const json& obj, const std::string& pointe
     if (!obj.contains(key)) return Ok{};
     const json& v = obj[key];
     const std::string p = pointer + "/" + key;
-    if (!v.is_number()) return ctx.At(p, std::string(key) + ": expected a number, got " + v.dump());
+    if (!v.is_number()) return ctx.At(p, std::string(key) + ": expected a number, got " + Excerpt(v));
     const double d = v.get<double>();
     if (!(d >= min && d <= max)) {
         std::ostringstream msg;
-        msg << key << ": " << v.dump() << " is outside the valid range [" << min << ", " << max << "]";
+        msg << key << ": " << Excerpt(v) << " is outside the valid range [" << min << ", " << max << "]";
         return ctx.At(p, msg.str());
     }
     *out = float(d);
@@ -65,13 +67,13 @@ Status ReadVec3(const Context& ctx, const json& obj, const std::string& pointer,
     const json& v = obj[key];
     const std::string p = pointer + "/" + key;
     if (!v.is_array() || v.size() != 3 || !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); })) {
-        return ctx.At(p, std::string(key) + ": expected three numbers [x, y, z], got " + v.dump());
+        return ctx.At(p, std::string(key) + ": expected three numbers [x, y, z], got " + Excerpt(v));
     }
     for (int a = 0; a < 3; ++a) {
         const double d = v[std::size_t(a)].get<double>();
         if (!(d >= min && d <= max)) {
             std::ostringstream msg;
-            msg << key << ": " << v.dump() << " has a component outside [" << min << ", " << max << "]";
+            msg << key << ": " << Excerpt(v) << " has a component outside [" << min << ", " << max << "]";
             return ctx.At(p, msg.str());
         }
         (*out)[a] = float(d);
@@ -83,7 +85,7 @@ Status ReadBool(const Context& ctx, const json& obj, const std::string& pointer,
     if (!obj.contains(key)) return Ok{};
     const json& v = obj[key];
     if (!v.is_boolean()) {
-        return ctx.At(pointer + "/" + key, std::string(key) + ": expected true or false, got " + v.dump());
+        return ctx.At(pointer + "/" + key, std::string(key) + ": expected true or false, got " + Excerpt(v));
     }
     *out = v.get<bool>();
     return Ok{};
@@ -116,7 +118,7 @@ Result<BodySpec> ReadBody(const Context& ctx, const json& b, const std::string& 
         if (!b.contains(key)) continue;
         // --set also takes "true"/1 for a boolean; a scene file says true or false.
         if (std::holds_alternative<bool BodySpec::*>(info.member) && !b[key].is_boolean()) {
-            return ctx.At(p + "/" + key, key + ": expected true or false, got " + b[key].dump());
+            return ctx.At(p + "/" + key, key + ": expected true or false, got " + Excerpt(b[key]));
         }
         if (Status s = SetParam(scratch, name.value() + "." + key, b[key]); !s) return ctx.At(p + "/" + key, s.error());
     }
@@ -134,6 +136,9 @@ Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::str
     auto name = ReadName(ctx, g, p, "group");
     if (!name) return Error{name.error()};
     group.name = name.value();
+    if (g.contains("shape") && !g["shape"].is_string()) {
+        return ctx.At(p + "/shape", "shape: expected \"sphere\", \"box\" or \"torus\", got " + Excerpt(g["shape"]));
+    }
     const std::string shape = g.value("shape", std::string("sphere"));
     if (shape == "sphere") {
         group.shape = DensityGroup::Shape::Sphere;
@@ -142,7 +147,7 @@ Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::str
     } else if (shape == "torus") {
         group.shape = DensityGroup::Shape::Torus;
     } else {
-        return ctx.At(p + "/shape", "unknown shape '" + shape + "' (valid: sphere, box, torus)");
+        return ctx.At(p + "/shape", "unknown shape " + Excerpt(g["shape"]) + " (valid: sphere, box, torus)");
     }
     constexpr float kBig = 1.0e4f;
     Status checks[] = {
@@ -201,7 +206,22 @@ std::string PointerOfNamed(const SceneSetup& setup, const std::string& problem) 
 
 }  // namespace
 
+namespace {
+Result<Scene> ParseSceneChecked(const std::string& text, const std::string& displayName);
+}  // namespace
+
 Result<Scene> ParseScene(const std::string& text, const std::string& displayName) {
+    // Every check above names what is wrong; this is the net under them, so
+    // that no scene file can end the program (the window's scene picker too).
+    try {
+        return ParseSceneChecked(text, displayName);
+    } catch (const std::exception& e) {
+        return Error{displayName + ": cannot read scene: " + e.what()};
+    }
+}
+
+namespace {
+Result<Scene> ParseSceneChecked(const std::string& text, const std::string& displayName) {
     auto parsed = ParseJsonWithLines(text, displayName);
     if (!parsed) return Error{parsed.error()};
     const JsonDocument& doc = parsed.value();
@@ -214,9 +234,14 @@ Result<Scene> ParseScene(const std::string& text, const std::string& displayName
     }
     if (!root.contains("version")) return ctx.At("", "missing \"version\" (this program reads version 1)");
     if (!root["version"].is_number_integer() || root["version"].get<int>() != kSceneVersion) {
-        return ctx.At("/version", "unsupported version " + root["version"].dump() + " (this program reads version 1)");
+        return ctx.At("/version", "unsupported version " + Excerpt(root["version"]) + " (this program reads version 1)");
     }
     Scene scene;
+    for (const char* key : {"name", "description"}) {
+        if (root.contains(key) && !root[key].is_string()) {
+            return ctx.At(std::string("/") + key, std::string(key) + ": expected a string, got " + Excerpt(root[key]));
+        }
+    }
     scene.description = root.value("description", std::string());
     if (root.contains("name")) scene.name = root["name"].get<std::string>();
 
@@ -283,10 +308,16 @@ Result<Scene> ParseScene(const std::string& text, const std::string& displayName
     }
     return scene;
 }
+}  // namespace
 
 Result<Scene> LoadSceneFile(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) return Error{file.string() + ": is a directory, not a scene file"};
     std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string() + ": cannot open scene file"};
+    if (!in) {
+        const int err = errno;
+        return Error{file.string() + ": cannot open scene file: " + std::strerror(err)};
+    }
     std::stringstream buffer;
     buffer << in.rdbuf();
     auto scene = ParseScene(buffer.str(), file.string());
@@ -321,6 +352,8 @@ Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, co
     const std::filesystem::path asPath(nameOrFile);
     if (asPath.extension() == ".json" || nameOrFile.find('/') != std::string::npos) {
         if (std::filesystem::is_regular_file(asPath, ec)) return asPath;
+        if (std::filesystem::is_directory(asPath, ec)) return Error{nameOrFile + ": is a directory, not a scene file"};
+        if (std::filesystem::exists(asPath, ec)) return asPath;  // opening it says what is wrong
         return Error{nameOrFile + ": no such scene file"};
     }
     const std::filesystem::path named = sceneDir / (nameOrFile + ".json");

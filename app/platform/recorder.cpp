@@ -154,8 +154,15 @@ Status Recorder::StartFfmpeg(int fps) {
     posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&actions, logFd, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, logFd, STDERR_FILENO);
+    // ffmpeg gets its own process group: a Ctrl-C at the terminal goes to
+    // vorton alone, which then ends the stream and waits for a complete file.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     const int spawnError =
-        ::posix_spawn(&m_ffmpeg, ffmpeg.c_str(), &actions, nullptr, argv.data(), environ);
+        ::posix_spawn(&m_ffmpeg, ffmpeg.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[0]);
     ::close(logFd);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -129,14 +130,19 @@ TEST(VortonExe, BadValueInSceneNamesLineAndKey) {
     EXPECT_NE(r.output.find("radius"), std::string::npos) << r.output;
 }
 
-/// A scene file with the dye drop and a free body "ball" beside it.
+/// A scene with the dye drop and a free body "ball" beside it.
+std::string WriteBallSceneText() {
+    return "{\n  \"version\": 1,\n"
+           "  \"groups\": [ { \"name\": \"drop\", \"center\": [0, 0, 0.45], \"radius\": 0.2,\n"
+           "                \"density_deviation\": 50 } ],\n"
+           "  \"bodies\": [ { \"name\": \"ball\", \"position\": [0.8, 0, 0.45], \"radius\": 0.05,\n"
+           "                \"density\": 1100 } ]\n}\n";
+}
+
+/// That scene written to dir/ball.json.
 fs::path WriteBallScene(const fs::path& dir) {
     const fs::path file = dir / "ball.json";
-    std::ofstream(file) << "{\n  \"version\": 1,\n"
-                           "  \"groups\": [ { \"name\": \"drop\", \"center\": [0, 0, 0.45], \"radius\": 0.2,\n"
-                           "                \"density_deviation\": 50 } ],\n"
-                           "  \"bodies\": [ { \"name\": \"ball\", \"position\": [0.8, 0, 0.45], \"radius\": 0.05,\n"
-                           "                \"density\": 1100 } ]\n}\n";
+    std::ofstream(file) << WriteBallSceneText();
     return file;
 }
 
@@ -202,18 +208,40 @@ TEST(VortonExe, HeadlessPngsShowTheBlueDropSinking) {
     EXPECT_GT(last.y, first.y + 10.0) << "the drop should sink (image y grows downward)";
 }
 
+/// Frames in a video as ffprobe decodes them (0 if it cannot).
+int DecodedFrames(const fs::path& video) {
+    FILE* pipe = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
+                        "-of csv=p=0 '" + video.string() + "' 2>&1").c_str(), "r");
+    if (!pipe) return 0;
+    char buffer[256] = {};
+    if (!std::fgets(buffer, sizeof buffer, pipe)) buffer[0] = 0;
+    pclose(pipe);
+    return std::atoi(buffer);
+}
+
 TEST(VortonExe, Mp4HasOneFramePerStepPlusTheFirst) {
     const fs::path dir = TempDir("mp4");
     const fs::path video = dir / "drop.mp4";
     const RunResult r = RunVorton("--headless --frames 12 --size 160x120 " + kSmall + " --record " + video.string());
     ASSERT_EQ(r.exitCode, 0) << r.output;
-    FILE* pipe = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
-                        "-of csv=p=0 '" + video.string() + "' 2>&1").c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    char buffer[256] = {};
-    std::fgets(buffer, sizeof buffer, pipe);
-    pclose(pipe);
-    EXPECT_EQ(std::atoi(buffer), 13) << "ffprobe said: " << buffer;
+    EXPECT_EQ(DecodedFrames(video), 13);
+}
+
+TEST(VortonExe, SigtermMidRecordingFinishesTheVideo) {
+    // `timeout` sends SIGTERM after 4 s of a run that would take minutes: the
+    // run ends at a step boundary, ffmpeg is closed and waited for, so the
+    // MP4 is complete and holds every frame the message counts.
+    const fs::path dir = TempDir("sigterm");
+    const fs::path video = dir / "drop.mp4";
+    const RunResult r = RunVorton("--headless --frames 100000 --size 160x120 " + kSmall + " --record " + video.string(),
+                                  "timeout --preserve-status -s TERM 4");
+    EXPECT_EQ(r.exitCode, 128 + 15) << r.output;
+    EXPECT_NE(r.output.find("stopped by signal 15"), std::string::npos) << r.output;
+    const auto at = r.output.find("recorded ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const int recorded = std::atoi(r.output.c_str() + at + 9);
+    EXPECT_GT(recorded, 1) << r.output;
+    EXPECT_EQ(DecodedFrames(video), recorded) << r.output;
 }
 
 TEST(VortonExe, UnwritableRecordingSaysWhyAndTheSimulationGoesOn) {
@@ -249,3 +277,101 @@ TEST(VortonExe, WindowRunsUnderXvfb) {
 }
 
 }  // namespace
+
+// ---- Bad and extreme input (issue 16): every case is refused with exit 2
+// (or stopped with 3) and a message that names the problem, or runs right.
+
+/// One bad input: the command line (a scene file written first when `scene`
+/// is not empty: "SCENE" in args is its path), the exit status expected and
+/// words the message must contain.
+struct BadInput {
+    const char* label;
+    const char* scene;  // file contents, or "" for none
+    std::string args;
+    int exitCode;
+    std::vector<std::string> words;
+};
+
+/// A scene around `group` (one group object) and `extra` top-level members.
+std::string SceneWith(const std::string& group, const std::string& extra = "") {
+    return "{\n\"version\": 1,\n\"groups\": [" + group + "]" + (extra.empty() ? "" : ",\n" + extra) + "\n}\n";
+}
+
+TEST(VortonExe, BadInputsAreRefusedWithAMessageOrRunRight) {
+    const std::string deep = "{\"version\": 1, \"groups\": [{\"name\": \"a\"}], \"x\": " + std::string(5000, '[') +
+                             std::string(5000, ']') + "}";
+    std::string ones = "1";
+    for (int k = 0; k < 10000; ++k) ones += ",1";
+    const std::string longArray = SceneWith("{\"name\": \"a\", \"radius\": [" + ones + "]}");
+    const std::string longNumber = SceneWith("{\"name\": \"a\", \"radius\": 1" + std::string(20000, '0') + "}");
+    const std::string dup = "{\n\"version\": 1,\n\"groups\": [{\"name\": \"a\",\n\"radius\": 0.1,\n\"radius\": 0.2}]\n}\n";
+    const std::string ballA = "{\"name\": \"b1\", \"radius\": 0.1, \"density\": 1000}";
+    const std::string ballB = "{\"name\": \"b2\", \"position\": [0.05, 0, 0], \"radius\": 0.1, \"density\": 1000}";
+    const std::string huge = "{\"name\": \"b1\", \"radius\": 1, \"density\": 1000}";
+    const std::string run = "--no-render --frames 1 " + kSmall + " ";
+    const std::vector<BadInput> table = {
+        // Scene files: types, numbers, nesting, duplicates.
+        {"name is a number", "{\"version\": 1, \"name\": 5, \"groups\": [{\"name\": \"a\"}]}", run + "--scene SCENE", 2,
+         {"name: expected a string", ":1:"}},
+        {"description is null", "{\"version\": 1, \"description\": null, \"groups\": [{\"name\": \"a\"}]}",
+         run + "--scene SCENE", 2, {"description: expected a string"}},
+        {"shape is null", "{\"version\": 1, \"groups\": [{\"name\": \"a\", \"shape\": null}]}", run + "--scene SCENE", 2,
+         {"shape: expected", "sphere", "box", "torus"}},
+        {"shape is a number", "{\"version\": 1, \"groups\": [{\"name\": \"a\", \"shape\": 3}]}", run + "--scene SCENE", 2,
+         {"shape: expected", "got 3"}},
+        {"number beyond a double", "{\"version\": 1, \"params\": {\"viscosity\": 1e400}, \"groups\": [{\"name\": \"a\"}]}",
+         run + "--scene SCENE", 2, {"1e400", "overflow"}},
+        {"nesting 5000 deep", deep.c_str(), run + "--scene SCENE", 2, {"nested deeper than 64"}},
+        {"long value cut in the message", longArray.c_str(), run + "--scene SCENE", 2, {"radius: expected a number", "…"}},
+        {"20001-digit number", longNumber.c_str(), run + "--scene SCENE", 2, {"overflow", "…"}},
+        {"duplicate key", dup.c_str(), run + "--scene SCENE", 2, {":5:", "duplicate key \"radius\"", "line 4"}},
+        // Physics that cannot run.
+        {"negative fluid density", "", run + "--set ambient_density=500 --set drop.density_deviation=-1000", 2,
+         {"group 'drop'", "must be > 0"}},
+        {"overlapping bodies", "", run + "--scene SCENE", 2, {"body 'b1' and body 'b2' overlap"}},
+        {"a body swallowing the fluid", "", run + "--scene SCENE", 2, {"group 'a' lies entirely inside body 'b1'"}},
+        {"vorton_count=1 seeds nothing", "", run + "--set vorton_count=1", 2, {"seeds no vorton"}},
+        {"a free ball 10^6 times lighter than water", "", "--no-render --frames 50 " + kSmall + " --scene SCENE --set ball.density=0.001",
+         3, {"body 'ball'", "exceeds max_speed"}},
+        // Ranges: inclusive at the listed ends, counts as any whole number.
+        {"viscosity at its upper end", "", run + "--set viscosity=0.01", 0, {"1 steps"}},
+        {"tree_theta at its lower end", "", run + "--set tree_theta=0.05", 0, {"1 steps"}},
+        {"max_speed at its lower end", "", run + "--set max_speed=0.1 --scene vortex_ring", 3, {"blow-up"}},
+        {"vorton_count=1e3", "", run + "--set vorton_count=1e3", 0, {"1 steps"}},
+        {"vorton_count=2.5", "", run + "--set vorton_count=2.5", 2, {"vorton_count", "whole number", "2.5"}},
+        {"range printed short", "", run + "--set viscosity=0.02", 2, {"[0, 0.01]"}},
+        // Flags.
+        {"--frames 0", "", "--no-render --frames 0", 2, {"--frames", "from 1 to 1000000000", "'0'"}},
+        {"--frames too large", "", "--no-render --frames 99999999999999999999", 2, {"--frames", "from 1 to 1000000000"}},
+        {"--threads abc", "", "--no-render --threads abc", 2, {"--threads", "whole number", "'abc'"}},
+        {"--record with --no-render", "", "--no-render --record out.mp4", 2, {"--record", "--headless"}},
+        {"--record into a new folder without a slash", "", "--headless --frames 1 --record RECORD_DIR/pngs", 2,
+         {"--record", "pngs/"}},
+        {"scene is a directory", "", run + "--scene /tmp", 2, {"/tmp", "is a directory"}},
+    };
+    const fs::path dir = TempDir("bad_inputs");
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const BadInput& c = table[i];
+        std::string args = c.args;
+        std::string scene = c.scene;
+        if (std::string(c.label) == "overlapping bodies") {
+            scene = SceneWith("{\"name\": \"a\", \"radius\": 0.3}", "\"bodies\": [" + ballA + ", " + ballB + "]");
+        } else if (std::string(c.label) == "a body swallowing the fluid") {
+            scene = SceneWith("{\"name\": \"a\", \"radius\": 0.2}", "\"bodies\": [" + huge + "]");
+        } else if (std::string(c.label).rfind("a free ball", 0) == 0) {
+            scene = WriteBallSceneText();
+        }
+        if (!scene.empty()) {
+            const fs::path file = dir / ("case" + std::to_string(i) + ".json");
+            std::ofstream(file) << scene;
+            args.replace(args.find("SCENE"), 5, file.string());
+        }
+        if (const auto at = args.find("RECORD_DIR"); at != std::string::npos) args.replace(at, 10, dir.string());
+        const RunResult r = RunVorton(args);
+        EXPECT_EQ(r.exitCode, c.exitCode) << c.label << "\n" << r.output;
+        for (const std::string& w : c.words) {
+            EXPECT_NE(r.output.find(w), std::string::npos) << c.label << ": '" << w << "' missing from\n" << r.output;
+        }
+        EXPECT_LT(r.output.size(), 4000u) << c.label << ": the message pastes too much";
+    }
+}

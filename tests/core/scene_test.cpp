@@ -185,7 +185,7 @@ std::string BodySceneText(const std::string& ballExtra = "", const std::string& 
            "  \"groups\": [ { \"name\": \"drop\", \"shape\": \"box\", " + groupExtra +
            " \"density_deviation\": 50 } ],\n"                                             // 3
            "  \"bodies\": [\n"                                                             // 4
-           "    { \"name\": \"post\", \"fixed\": true, \"density\": 0, \"radius\": 0.05 },\n"  // 5
+           "    { \"name\": \"post\", \"fixed\": true, \"density\": 0, \"radius\": 0.05, \"position\": [1, 1, 0] },\n"  // 5
            "    {\n"                                                                       // 6
            "      \"name\": \"ball\",\n"                                                   // 7
            "      \"radius\": 0.1,\n"                                                      // 8
