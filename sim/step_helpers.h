@@ -17,7 +17,7 @@
 
 /// On x86-64 with GCC or Clang, builds a function twice, for AVX2 and for the
 /// baseline, and picks one when the program loads; elsewhere, once.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(VORTON_NO_TARGET_CLONES)
 #define VORTON_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define VORTON_AVX2_CLONES
