@@ -347,7 +347,12 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     } else if (m_blowUp.empty()) {
         m_blowUp = m_front.blowUp;
         m_paused = true;
-        SetStatus(m_blowUp + ". Paused: lower dt or the density deviation, then Reset.", true);
+        if (m_context->IsHeadless()) {
+            m_status = m_blowUp;  // printed with its advice when the run ends
+            m_statusIsError = true;
+        } else {
+            SetStatus(m_blowUp + ". " + BlowUpAdvice(true), true);
+        }
     }
     if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= m_front.bodies.size()) m_selectedBody = 0;
     if (m_grabbedBody >= 0 && std::size_t(m_grabbedBody) >= m_front.bodies.size()) ReleaseGrab();
@@ -515,7 +520,7 @@ int DemoApp::Run() {
     }
     if (signal != 0) return ExitForSignal(signal);
     if (!m_blowUp.empty() && headless) {
-        std::cerr << "vorton: " << m_blowUp << "\n";
+        std::cerr << "vorton: " << m_blowUp << "\nvorton: " << BlowUpAdvice(false) << "\n";
         return kExitRuntime;
     }
     return m_outputFailed ? kExitRuntime : kExitOk;

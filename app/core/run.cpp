@@ -25,6 +25,12 @@ void InstallStopSignals() {
 
 int StopSignal() { return int(g_stopSignal); }
 
+std::string BlowUpAdvice(bool window) {
+    if (window) return "Paused: lower dt or the density deviation, then Reset.";
+    return "stopped (exit 3); try a smaller time step (--set dt=...), a smaller density deviation or speed, "
+           "or a larger max_speed if the flow is meant to be that fast";
+}
+
 Result<Scene> PrepareScene(const Options& options) {
     auto path = ResolveScenePath(options.scene, DataDirectory() / "scenes");
     if (!path) return Error{"--scene: " + path.error()};
@@ -94,7 +100,7 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) 
         StepReport report;
         arena.execute([&] { report = sim.Step(); });
         if (!report.ok) {
-            log << "vorton: " << report.message << "\n";
+            log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false) << "\n";
             return kExitRuntime;
         }
         totalMs += sim.LastStepMs();

@@ -41,6 +41,10 @@ int StopSignal();
 /// Exit status of a run ended by `signal`: 128 + signal, as a shell reports it.
 inline int ExitForSignal(int signal) { return 128 + signal; }
 
+/// What to do after a blow-up, for the way the run is watched: the window
+/// pauses (Reset after a change); a run without one has ended with exit 3.
+std::string BlowUpAdvice(bool window);
+
 /// Number of steps to run when no window decides: --frames, else 250.
 std::int64_t FramesWithoutWindow(const Options& options);
 

@@ -336,7 +336,11 @@ TEST(VortonExe, BadInputsAreRefusedWithAMessageOrRunRight) {
         // Ranges: inclusive at the listed ends, counts as any whole number.
         {"viscosity at its upper end", "", run + "--set viscosity=0.01", 0, {"1 steps"}},
         {"tree_theta at its lower end", "", run + "--set tree_theta=0.05", 0, {"1 steps"}},
-        {"max_speed at its lower end", "", run + "--set max_speed=0.1 --scene vortex_ring", 3, {"blow-up"}},
+        {"max_speed at its lower end", "", run + "--set max_speed=0.1 --scene vortex_ring", 3,
+         {"blow-up", "exit 3", "--set dt="}},
+        {"headless blow-up gives advice for a run without a window", "",
+         "--headless --frames 2 --size 160x120 " + kSmall + " --set max_speed=0.1 --scene vortex_ring", 3,
+         {"blow-up", "exit 3", "--set dt="}},
         {"vorton_count=1e3", "", run + "--set vorton_count=1e3", 0, {"1 steps"}},
         {"vorton_count=2.5", "", run + "--set vorton_count=2.5", 2, {"vorton_count", "whole number", "2.5"}},
         {"range printed short", "", run + "--set viscosity=0.02", 2, {"[0, 0.01]"}},
