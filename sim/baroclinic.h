@@ -12,7 +12,7 @@
 
 namespace vorton {
 
-/// Computes dα_k/dt from Dω/Dt = (∇ρ′ × g)/ρ₀ (METHOD.md; Gourlay part 8):
+/// Computes dα_k/dt from Dω/Dt = (∇ρ′ × g)/ρ₀ (docs/METHOD.md §3; Gourlay part 8):
 ///
 /// 1. spread each vorton's excess mass δρ_k V_k onto a density grid with
 ///    cloud-in-cell weights divided by the cell volume (Σ grid·cell = Σ δρ V);

@@ -90,7 +90,7 @@ struct DensityGroup {
     float densityDeviation = 0.0f;     ///< δρ, kg/m³ relative to the ambient density (live)
     glm::vec3 dye{0.85f, 0.85f, 0.9f}; ///< RGB 0..1 colour of its tracers (live)
     float circulation = 0.0f;          ///< Γ, m²/s: torus only, azimuthal vorticity Γ/(πa²)
-    /// Part of the stratified ambient (METHOD.md "Stratified ambient"): the
+    /// Part of the stratified ambient (docs/METHOD.md §2): the
     /// group's density_deviation is not carried by its vortons but sets the
     /// ambient profile ρ̄(z) over the group's height range (box groups).
     bool layer = false;

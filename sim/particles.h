@@ -28,7 +28,7 @@ struct Vortons {
     /// massFraction_k · δρ_group. 1 at seeding; remeshing moves mass around.
     std::vector<float> massFraction;
     /// Height z (m) at which the vorton's fluid was born: in a stratified
-    /// ambient its density is the profile there (METHOD.md).
+    /// ambient its density is the profile there (docs/METHOD.md §2).
     std::vector<float> birthHeight;
 
     std::size_t Size() const { return position.size(); }

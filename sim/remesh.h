@@ -41,10 +41,10 @@ struct RemeshSettings {
     /// beyond the dense fluid (cloud-in-cell spread and central differences).
     int receiverReach = 2;
     /// Per group (indexed like Vortons::group): whether it needs receivers
-    /// (a non-zero density deviation, or a layer of the stratified ambient).
+    /// (a non-zero density deviation; the layers of a stratified ambient do not).
     std::span<const std::uint8_t> buoyantGroup;
-    /// Never more vortons than this. Beyond it the lattice is coarsened by 2
-    /// (spacing and core radius doubled) up to maxCoarsening times; on the
+    /// Never more vortons than this. Beyond it the lattice is coarsened by
+    /// coarsenFactor (spacing and core radius) up to maxCoarsening times; on the
     /// coarsest, the weakest are dropped whatever the budget (RemeshReport::capped).
     std::size_t maxVortons = std::size_t(1) << 22;
     int maxCoarsening = 8;
@@ -67,7 +67,7 @@ struct RemeshReport {
     double droppedStrength = 0.0;
     /// The max_vortons cap forced drops beyond the cullFraction budget.
     bool capped = false;
-    /// Times the lattice was coarsened by 2 to meet the cap (0: the given one).
+    /// Times the lattice was coarsened (by coarsenFactor) to meet the cap (0: the given one).
     int coarsened = 0;
     Lattice lattice;  ///< the lattice the vortons now sit on
     float sigma = 0.0f;  ///< their core radius, m

@@ -91,7 +91,7 @@ float Simulation::VortonDensityDeviation(std::size_t k) const {
                           : m_setup.groups[g].densityDeviation * m_vortons.massFraction[k];
     if (!m_profile.Empty()) {
         // Born at the profile's density where it started; what counts is the
-        // difference from the profile where it is now (METHOD.md).
+        // difference from the profile where it is now (docs/METHOD.md §2).
         deviation += m_profile.Delta(m_vortons.birthHeight[k]) - m_profile.Delta(m_vortons.position[k].z);
     }
     return deviation;
@@ -493,7 +493,7 @@ void Simulation::RemeshVortons() {
     }
     settings.bodies = m_bodySpheres;
     // A body's surface needs vortons: coarsen only while its radius spans
-    // 1.5 spacings (or not at all, if the seeding was coarser already).
+    // 2.5 spacings (or not at all, if the seeding was coarser already).
     for (const BodySpec& b : m_setup.bodies) {
         settings.maxSpacing = std::min(settings.maxSpacing, std::max(m_seededSpacing, b.radius / 2.5f));
     }

@@ -66,7 +66,7 @@ struct Diagnostics {
 };
 
 /// Vortex particle method after Gourlay, *Fluid Simulation for Video Games*
-/// parts 3, 4, 8 and 9, with the Boussinesq baroclinic term (METHOD.md):
+/// parts 3, 4, 8 and 9, with the Boussinesq baroclinic term (docs/METHOD.md §3, the step in §5):
 ///
 ///     Dω/Dt = (ω·∇)v + ν∇²ω + (∇ρ′ × g)/ρ₀
 ///
@@ -128,7 +128,7 @@ public:
     glm::dvec3 LastCollisionImpulse() const { return m_collisionImpulse; }
 
     /// Ambient density ρ̄(z) = ρ₀ + Δ(z), kg/m³: ρ₀ plus the stratified
-    /// profile of the layer groups (METHOD.md "Stratified ambient").
+    /// profile of the layer groups (docs/METHOD.md §2).
     float AmbientDensity(glm::vec3 x) const;
 
     /// Density deviation δρ (kg/m³) from the ambient profile of vorton k (its

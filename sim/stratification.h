@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The stratified ambient density profile (METHOD.md "Stratified ambient").
+/// The stratified ambient density profile (docs/METHOD.md §2).
 
 #include <span>
 #include <vector>

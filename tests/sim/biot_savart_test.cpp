@@ -1,4 +1,4 @@
-// The regularised Biot–Savart kernel (METHOD.md "single vorton, far field").
+// The regularised Biot–Savart kernel (docs/METHOD.md §8 "single vorton, far field").
 
 #include <cmath>
 #include <numbers>

@@ -1,4 +1,4 @@
-// Rigid spheres in the flow: the sphere rows of METHOD.md's table (Gourlay
+// Rigid spheres in the flow: the sphere rows of docs/METHOD.md §8's table (Gourlay
 // parts 4 and 9), momentum exchange, no particle left inside, determinism.
 
 #include <algorithm>

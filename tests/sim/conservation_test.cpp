@@ -1,4 +1,4 @@
-// Invariants and linear responses of the whole step (METHOD.md: linear
+// Invariants and linear responses of the whole step (docs/METHOD.md §8: linear
 // impulse, impulse under buoyancy, ambient density, fluid at rest).
 
 #include <algorithm>
@@ -208,7 +208,7 @@ TEST(Conservation, DoublingAmbientDensityHalvesBaroclinicGeneration) {
 }
 
 TEST(Conservation, HeavyFluidSinksSignOfBaroclinicVorticity) {
-    // METHOD.md sign check: at the +x side of a heavy drop ∇ρ′ points −x, and
+    // docs/METHOD.md §8 sign check: at the +x side of a heavy drop ∇ρ′ points −x, and
     // ∇ρ′ × g = (−x) × (−z) = −y: vorticity that turns fluid down through the
     // middle. So after one step the vortons at the drop's +x surface carry
     // ω_y < 0, those at −x carry ω_y > 0.

@@ -1,4 +1,4 @@
-// Results must not depend on the number of threads (METHOD.md: no
+// Results must not depend on the number of threads (docs/METHOD.md §8: no
 // floating-point accumulation whose order depends on scheduling).
 
 #include <cstdint>

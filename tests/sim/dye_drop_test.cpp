@@ -1,4 +1,4 @@
-// The dye drop and the two drops (METHOD.md: a heavy drop sinks and rolls
+// The dye drop and the two drops (docs/METHOD.md §8: a heavy drop sinks and rolls
 // up into a vortex ring; the heavy one sinks, the light one rises).
 
 #include <cmath>

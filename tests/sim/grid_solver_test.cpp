@@ -1,4 +1,4 @@
-// The FFT grid solver against direct summation (METHOD.md "fast solver vs
+// The FFT grid solver against direct summation (docs/METHOD.md §8 "fast solver vs
 // direct"), its determinism across thread counts, and the single-vorton far field.
 //
 // Set VORTON_GRID_SURVEY=1 to print the error table over grid spacings and
@@ -144,7 +144,7 @@ Errors Measure(const Cloud& c, float ratio, GridStencil stencil, bool elsewhere 
 }
 
 TEST(GridSolver, MatchesDirectSummation) {
-    // METHOD.md: ≤ 1 % relative RMS velocity error at default settings. With
+    // docs/METHOD.md §8: ≤ 1 % relative RMS velocity error at default settings. With
     // M4′ at H = h (σ = 1.5 h) measured 0.25 % at the vortons, 0.22 % at the
     // grid points, 0.30 % between the vortons (GridSurvey has the table).
     const Cloud cloud = SmoothBall(9.0f, 1);
@@ -250,7 +250,7 @@ TEST(GridSolver, ReusedSolverMatchesFreshOne) {
 TEST(GridSolver, SingleVortonFarField) {
     // One vorton off the grid points. Near it the grid must give the
     // regularised kernel of biot_savart.h; far away that kernel tends to the
-    // singular one, v → (1/4π) α × r/|r|³ (METHOD.md), which at 28 h differs
+    // singular one, v → (1/4π) α × r/|r|³ (docs/METHOD.md §8), which at 28 h differs
     // from it by (1 + σ²/r²)^{−3/2} − 1 = −0.43 %. Right-hand rule: α = +z at
     // the origin gives +y at +x.
     const float h = 0.01f, sigma2 = 2.25f * h * h;

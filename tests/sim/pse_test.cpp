@@ -1,4 +1,4 @@
-// Viscous diffusion by particle strength exchange (METHOD.md "PSE").
+// Viscous diffusion by particle strength exchange (docs/METHOD.md §8 "PSE").
 
 #include <cmath>
 #include <random>

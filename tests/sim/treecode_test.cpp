@@ -1,4 +1,4 @@
-// Treecode against direct summation (METHOD.md "fast solver vs direct").
+// Treecode against direct summation (docs/METHOD.md §8 "fast solver vs direct").
 
 #include <cmath>
 #include <random>
@@ -60,7 +60,7 @@ Errors TreeErrors(const Cloud& c, float theta, int leafSize) {
 TEST(Treecode, RandomCloudStressCase) {
     // Uncorrelated random vorticity is the worst case for a far-field
     // expansion: a cluster's field is all higher multipoles, and the reference
-    // velocity is small (dominated by near neighbours). METHOD.md's ≤ 1 % at
+    // velocity is small (dominated by near neighbours). docs/METHOD.md §8's ≤ 1 % at
     // default settings is checked on flow states (DyeDropAfterTwentySteps,
     // measured 0.16 %); here the expansion itself: with the quadrupole the
     // error falls as θ³, measured 4.2 % at the default θ = 0.6 and under 1 %
@@ -128,7 +128,7 @@ TEST(Treecode, LeafSizeDoesNotChangeAccuracy) {
 
 TEST(Treecode, DyeDropAfterTwentySteps) {
     // The scene's own vortons once the flow has developed (vorticity in a thin
-    // shell, strong cancellation between its halves). METHOD.md asks ≤ 1 %;
+    // shell, strong cancellation between its halves). docs/METHOD.md §8 asks ≤ 1 %;
     // measured 0.16 % at the default θ = 0.6 with the quadrupole (1.5 % with
     // a dipole-only far field at θ = 0.5).
     SceneSetup setup = test::LoadSetup("dye_drop");

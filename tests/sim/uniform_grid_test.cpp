@@ -1,5 +1,5 @@
 // Uniform grids: cloud-in-cell spreading, gradient and trilinear interpolation
-// (METHOD.md "CIC density spread", "gradient operator").
+// (docs/METHOD.md §8 "CIC density spread", "gradient operator").
 
 #include <cmath>
 #include <random>

@@ -1,4 +1,4 @@
-// Thin vortex ring speed (METHOD.md; Saffman, J. Fluid Mech. 1970):
+// Thin vortex ring speed (docs/METHOD.md §8; Saffman, "The velocity of viscous vortex rings", Stud. Appl. Math. 49, 1970):
 //
 //     U = Γ/(4πR) (ln(8R/a) − C),   C = 0.558 for ω ∝ exp(−s²/a²)
 //
