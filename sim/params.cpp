@@ -26,7 +26,7 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"dt", "Time step", "s", &P::dt, 1.0e-4f, 0.1f, true, true, "simulated time per step"},
         {"solver", "Solver", "", &P::solver, 0.0f, 3.0f, true, false,
          "velocity from vorticity: direct (exact, O(N^2)), tree (treecode, O(N log N)), grid (FFT vortex-in-cell on "
-         "the velocity grid, O(M log M), for large N) or auto (direct below 750 vortons, grid from there on)"},
+         "the velocity grid, O(M log M), for large N) or auto (direct below 750 vortons, then grid while its box fits at <= 16 grid points per vorton, else tree)"},
         {"tree_theta", "Tree opening angle", "", &P::treeTheta, 0.05f, 1.0f, true, false,
          "treecode accepts a cluster when its radius / distance is below this"},
         {"tree_leaf_size", "Tree leaf size", "", &P::treeLeafSize, 1.0f, 64.0f, true, false,
@@ -35,8 +35,8 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "cell size of the grid tracers interpolate velocity from, in vorton spacings h (vorton cores are 1.5 h)"},
         {"velocity_grid_cells", "Velocity grid max cells", "", &P::velocityGridCells, 512.0f, 1.6e7f, true,
          true, "most cells of the tracer velocity grid; beyond, its cells grow"},
-        {"density_cell_factor", "Density cell / vorton radius", "", &P::densityCellFactor, 0.5f, 8.0f, true, false,
-         "cell size of the density grid for baroclinic generation, in vorton core radii; too fine leaves holes "
+        {"density_cell_factor", "Density cell / vorton spacing", "", &P::densityCellFactor, 0.5f, 8.0f, true, false,
+         "cell size of the density grid for baroclinic generation, in vorton spacings h; too fine leaves holes "
          "between vortons where no gradient is seen"},
         {"smagorinsky", "Subgrid constant", "", &P::smagorinsky, 0.0f, 1.0f, true, false,
          "C of the subgrid eddy viscosity (C h)^2 |w| added where the flow is finer than the vorton spacing h "

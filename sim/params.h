@@ -51,7 +51,7 @@ struct SimParams {
     /// vortons' velocity field is smooth on their core radius σ = 1.5 h.
     float velocityGridSpacing = 1.0f;
     int velocityGridCells = 262144;          ///< most cells of the tracer velocity grid; the cell grows beyond (live)
-    float densityCellFactor = 1.0f;          ///< density grid cell size / mean vorton radius (live)
+    float densityCellFactor = 1.0f;          ///< density grid cell size / vorton spacing h (live)
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
     /// Steps between remeshings onto the seeding lattice, with culling of
     /// what carries next to nothing; 0: never (live). Keeps the vortons'
@@ -61,7 +61,7 @@ struct SimParams {
     /// Most vortons a remesh may leave (live). Past it the vortons are
     /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per
     /// vorton; conserves what remeshing conserves), as long as every body
-    /// still spans 1.5 spacings; only then are the weakest dropped.
+    /// radius still spans 2.5 spacings; only then are the weakest dropped.
     /// 0: 1.5 times the seeded count.
     int maxVortons = 0;
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)

@@ -19,9 +19,11 @@ namespace vorton {
 /// ε_pq = (σ_p + σ_q)/2, cut off at 3·ε_pq (the kernel is 1e-4 of its peak).
 /// Degond & Mas-Gallic, Math. Comp. 53 (1989); Cottet & Koumoutsakos (2000) §5.
 ///
-/// Written as a gather: each vorton reads its neighbours and writes only its
-/// own rate, so it is race-free, and since the pair term is antisymmetric to
-/// the bit, Σ dα/dt = 0 up to the round-off of the sums (Σα is conserved).
+/// Written as a gather (each vorton reads its neighbours and writes only its
+/// own rate) or, with equal cores and N ≥ 500, pairwise (each pair once, in
+/// z-layers processed in three phases so that no two tasks write one rate);
+/// both are race-free, and since the pair term is antisymmetric to the bit,
+/// Σ dα/dt = 0 up to the round-off of the sums (Σα is conserved).
 /// Neighbours come from a cell list built in a fixed order: deterministic.
 class ParticleStrengthExchange {
 public:

@@ -70,11 +70,13 @@ struct Diagnostics {
 ///
 ///     Dω/Dt = (ω·∇)v + ν∇²ω + (∇ρ′ × g)/ρ₀
 ///
-/// Each Step(): remeshing every remeshEvery steps → bounds → velocity and stretching at the vortons (treecode or
-/// direct) and on a velocity grid for tracers → baroclinic generation from a
-/// cloud-in-cell density grid → PSE diffusion → Heun (RK2) advection of
-/// vortons, their vorticity and tracers, which re-evaluates the velocity at
-/// the predicted positions. Every stage is a oneTBB loop run in the caller's
+/// Each Step(): bounds → velocity and stretching at the vortons (solver
+/// direct, tree, grid or auto) and on the tracers' nested grids →
+/// baroclinic generation from a cloud-in-cell density grid → PSE diffusion →
+/// Heun (RK2) advection of vortons and their vorticity, which re-evaluates
+/// the velocity at the predicted positions → bodies (move, then the skin and
+/// collisions) and emitters → remeshing every remeshEvery steps → tracers
+/// (docs/METHOD.md §5). Every stage is a oneTBB loop run in the caller's
 /// task arena; results are bitwise identical for any thread count.
 class Simulation {
 public:

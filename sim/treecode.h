@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Barnes–Hut treecode for the Biot–Savart sum: Gourlay part 3's "influence
-/// tree" of supervortons, with a dipole correction.
+/// tree" of supervortons, with dipole and quadrupole corrections.
 
 #include <cstdint>
 #include <span>
