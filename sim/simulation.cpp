@@ -299,8 +299,8 @@ StepReport Simulation::Step() {
         // lattice spacing per step is no longer resolved in time (a CFL
         // number above 1). Both at once, beyond what a body's surface moves
         // at (a ball thrown by the mouse drags the fluid with it), is a
-        // blow-up under way: dye_drop at dt = 0.5 s went 0.7 → 1.6 → 6.6 →
-        // 36 m/s in four steps before max_speed caught it.
+        // blow-up under way (issue 16 saw dye_drop go 0.7 → 1.6 → 6.6 → 36 m/s
+        // in four steps before max_speed caught it).
         const double speed = std::sqrt(scan.maxNorm2);
         double bodySpeed = 0.0;
         for (std::size_t b = 0; b < m_bodies.size(); ++b) {
@@ -382,13 +382,12 @@ StepReport Simulation::Step() {
     if (!m_bodies.empty()) {
         MoveBodies(dt);
         CollideVortons(dt);
-        for (const BodyState& b : m_bodies) {
-            if (!Finite(b.position) || !Finite(b.velocity) || !Finite(b.angularVelocity)) {
+        for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+            const BodyState& body = m_bodies[b];
+            if (!Finite(body.position) || !Finite(body.velocity) || !Finite(body.angularVelocity)) {
                 return fail(Stage::Bodies, "non-finite body state");
             }
-        }
-        for (std::size_t b = 0; b < m_bodies.size(); ++b) {
-            const float speed = glm::length(m_bodies[b].velocity);
+            const float speed = glm::length(body.velocity);
             if (speed > p.maxSpeed) {
                 std::ostringstream msg;
                 msg << "body '" << m_setup.bodies[b].name << "' speed " << speed << " m/s exceeds max_speed "

@@ -21,7 +21,7 @@ std::string JoinKeys(const SceneSetup& setup) {
     return out;
 }
 
-/// A bound as its shortest decimal form (0.01f prints as 0.01, not 0.00999999977).
+/// A float as its shortest decimal form (0.01f prints as 0.01, not 0.00999999977).
 std::string BoundText(float f) {
     char buffer[32];
     const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, f);
@@ -113,12 +113,7 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
 }
 
 /// A float as the double of its shortest decimal form, so 0.05f prints as 0.05.
-double Shortest(float f) {
-    char buffer[32];
-    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, f);
-    if (ec != std::errc{}) return double(f);
-    return std::strtod(std::string(buffer, end).c_str(), nullptr);
-}
+double Shortest(float f) { return std::strtod(BoundText(f).c_str(), nullptr); }
 
 template <typename Struct>
 json ToJson(const Struct& target, const ParamInfo<Struct>& info) {
