@@ -18,7 +18,7 @@
 
 #include "app/core/options.h"
 #include "app/core/run.h"
-#include "app/core/scene.h"
+#include "scene/scene.h"
 #include "app/platform/gl_context.h"
 #include "app/platform/imgui_layer.h"
 #include "app/platform/orbit_camera.h"

@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "app/core/options.h"
-#include "app/core/param_access.h"
+#include "scene/param_access.h"
 #include "app/core/run.h"
-#include "app/core/scene.h"
+#include "scene/scene.h"
 #include "app/demo_app.h"
 
 int main(int argc, char** argv) {

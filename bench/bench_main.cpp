@@ -20,8 +20,7 @@
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
-#include "app/core/run.h"
-#include "app/core/scene.h"
+#include "scene/scene.h"
 #include "sim/simulation.h"
 
 namespace {
@@ -175,12 +174,11 @@ int main(int argc, char** argv) {
     for (int s = 0; s < kStageCount; ++s) std::printf(" %9.9s", std::string(StageName(Stage(s))).c_str());
     std::printf("%s\n", accuracy ? "  rms_error  grid_rms_error" : "");
     for (const BenchCase* c : selected) {
-        Options options;
-        options.scene = c->scene;
-        options.sets = {"vorton_count=" + std::to_string(c->vortons), "tracer_count=" + std::to_string(c->tracers)};
-        if (*c->solver) options.sets.push_back(std::string("solver=") + c->solver);
-        options.sets.insert(options.sets.end(), sets.begin(), sets.end());
-        auto scene = PrepareScene(options);
+        std::vector<std::string> caseSets = {"vorton_count=" + std::to_string(c->vortons),
+                                             "tracer_count=" + std::to_string(c->tracers)};
+        if (*c->solver) caseSets.push_back(std::string("solver=") + c->solver);
+        caseSets.insert(caseSets.end(), sets.begin(), sets.end());
+        auto scene = PrepareScene(c->scene, caseSets);
         if (!scene) {
             std::cerr << "vorton-bench: " << scene.error() << "\n";
             return 2;

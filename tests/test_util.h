@@ -16,7 +16,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
-#include "app/core/scene.h"
+#include "scene/scene.h"
 #include "sim/simulation.h"
 
 namespace vorton::test {

@@ -6,7 +6,7 @@
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
-#include "app/core/param_access.h"
+#include "scene/param_access.h"
 
 namespace vorton {
 
@@ -29,31 +29,6 @@ std::string BlowUpAdvice(bool window) {
     if (window) return "Paused: lower dt or the density deviation, then Reset.";
     return "stopped (exit 3); try a smaller time step (--set dt=...), a smaller density deviation or speed, "
            "or a larger max_speed if the flow is meant to be that fast";
-}
-
-Result<Scene> PrepareScene(const Options& options) {
-    auto path = ResolveScenePath(options.scene, DataDirectory() / "scenes");
-    if (!path) return Error{"--scene: " + path.error()};
-    auto scene = LoadSceneFile(path.value());
-    if (!scene) return scene;
-    for (const std::string& assignment : options.sets) {
-        auto kv = ParseAssignment(assignment);
-        if (!kv) return Error{"--set " + assignment + ": " + kv.error()};
-        if (Status s = SetParam(scene.value().setup, kv.value().first, kv.value().second); !s) {
-            return Error{"--set " + assignment + ": " + s.error()};
-        }
-    }
-    // Each --set is in range on its own; together they must still make a setup that can run.
-    if (const std::string problem = SetupProblem(scene.value().setup); !problem.empty()) {
-        std::string sets;
-        for (const std::string& assignment : options.sets) {
-            if (!sets.empty()) sets += ' ';
-            sets += "--set ";
-            sets += assignment;
-        }
-        return Error{(sets.empty() ? scene.value().file.string() : sets) + ": " + problem};
-    }
-    return scene;
 }
 
 Status RunOutputs::Open(const Options& options, const Simulation& sim) {

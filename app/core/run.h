@@ -7,16 +7,13 @@
 
 #include "app/core/options.h"
 #include "app/core/output.h"
-#include "app/core/scene.h"
+#include "scene/scene.h"
 #include "sim/simulation.h"
 
 namespace vorton {
 
-/// Resolves options.scene (name or file) in DataDirectory()/scenes, parses it
-/// and applies options.sets in order, then checks the result with
-/// SetupProblem(). Errors name the file:line or the --set (for a setup
-/// problem, every --set given, and the body or group).
-Result<Scene> PrepareScene(const Options& options);
+/// The scene the command line asks for: PrepareScene(options.scene, options.sets).
+inline Result<Scene> PrepareScene(const Options& options) { return PrepareScene(options.scene, options.sets); }
 
 /// --stats and --dump-dir outputs of a run.
 class RunOutputs {

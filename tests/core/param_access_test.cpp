@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/core/param_access.h"
+#include "scene/param_access.h"
 #include "test_util.h"
 
 namespace vorton {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/core/scene.h"
+#include "scene/scene.h"
 #include "test_util.h"
 
 namespace vorton {

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "app/core/scene.h"
+#include "scene/scene.h"
 #include "sim/seeding.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -19,6 +19,7 @@
 /// keys list the valid ones.
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -59,5 +60,13 @@ std::filesystem::path DataDirectory();
 std::vector<std::string> ListSceneNames(const std::filesystem::path& dir);
 /// A NAME in sceneDir, or a path to a .json file. Error lists the known names.
 Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, const std::filesystem::path& sceneDir);
+
+/// The scene a run starts from: `nameOrFile` resolved in DataDirectory()/scenes
+/// (ResolveScenePath), parsed, each `sets` assignment ("key=value", as
+/// `--set` takes them) applied in order, and the result checked with
+/// SetupProblem(). Errors name the file:line, or the assignment (for a setup
+/// problem, every assignment given, and the body or group); the messages
+/// call the scene `--scene` and an assignment `--set`, as on the command line.
+Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::string> sets);
 
 }  // namespace vorton

@@ -363,4 +363,29 @@ Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, co
     return Error{"unknown scene '" + nameOrFile + "'; valid scenes: " + list};
 }
 
+Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::string> sets) {
+    auto path = ResolveScenePath(nameOrFile, DataDirectory() / "scenes");
+    if (!path) return Error{"--scene: " + path.error()};
+    auto scene = LoadSceneFile(path.value());
+    if (!scene) return scene;
+    for (const std::string& assignment : sets) {
+        auto kv = ParseAssignment(assignment);
+        if (!kv) return Error{"--set " + assignment + ": " + kv.error()};
+        if (Status s = SetParam(scene.value().setup, kv.value().first, kv.value().second); !s) {
+            return Error{"--set " + assignment + ": " + s.error()};
+        }
+    }
+    // Each --set is in range on its own; together they must still make a setup that can run.
+    if (const std::string problem = SetupProblem(scene.value().setup); !problem.empty()) {
+        std::string given;
+        for (const std::string& assignment : sets) {
+            if (!given.empty()) given += ' ';
+            given += "--set ";
+            given += assignment;
+        }
+        return Error{(given.empty() ? scene.value().file.string() : given) + ": " + problem};
+    }
+    return scene;
+}
+
 }  // namespace vorton
