@@ -19,14 +19,9 @@ using namespace step;
 
 namespace {
 
-constexpr std::array<std::string_view, kStageCount> kStageNames{
-    "remesh", "bounds", "tree", "velocity", "velocity_grid", "baroclinic", "diffusion", "advection", "bodies"};
-
 constexpr std::size_t kMaxRemeshPoints = std::size_t(1) << 25;
 
 }  // namespace
-
-std::string_view StageName(Stage stage) { return kStageNames[std::size_t(stage)]; }
 
 Simulation::Simulation(SceneSetup setup) : m_setup(std::move(setup)) { Reset(); }
 
@@ -99,13 +94,6 @@ float Simulation::VortonDensityDeviation(std::size_t k) const {
 
 float Simulation::TracerDensityDeviation(std::size_t i) const {
     return m_setup.groups[m_tracers.group[i]].densityDeviation;
-}
-
-double Simulation::Elapsed(std::int64_t& tick) {
-    const std::int64_t now = Now();
-    const double ms = double(now - tick) * 1.0e-6;
-    tick = now;
-    return ms;
 }
 
 void Simulation::LoadSources(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity) {
@@ -203,254 +191,20 @@ void Simulation::BaroclinicRates() {
 void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
                                  std::span<glm::vec3> velocity, std::span<glm::vec3> stretch, VelocitySolver& solver,
                                  const GridGeometry& grid) {
-    std::int64_t tick = Now();
     LoadSources(position, vorticity);
     if (!position.empty()) {
         solver.Load(VortonSources{position, m_alpha, m_sigma2}, grid,
                     SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, true);
         if (solver.Kind() == Solver::Grid) m_work.solverGridPoints += grid.PointCount();
-        m_stageMs[int(m_activeSolver == Solver::Tree ? Stage::Tree : Stage::Velocity)] += Elapsed(tick);
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }
     AddBodyVelocity(position, velocity, vorticity, stretch);
-    m_stageMs[int(Stage::Velocity)] += Elapsed(tick);
 }
 
 Simulation::CacheKey Simulation::CurrentCacheKey() const {
     const SimParams& p = m_setup.params;
     return CacheKey{m_activeSolver, p.treeTheta, p.treeLeafSize, p.velocityGridCells, p.velocityGridSpacing,
                     m_vortons.Size(), m_tracers.Size()};
-}
-
-StepReport Simulation::Step() {
-    const SimParams& p = m_setup.params;
-    const float dt = p.dt;
-    StepReport report;
-    report.step = m_steps;
-    auto fail = [&](Stage stage, const std::string& what) {
-        report.ok = false;
-        report.stage = std::string(StageName(stage));
-        std::ostringstream msg;
-        msg << "blow-up at step " << m_steps << " (t = " << m_time << " s), stage " << report.stage << ": " << what;
-        report.message = msg.str();
-        m_cacheValid = false;
-        return report;
-    };
-
-    const std::int64_t start = Now();
-    std::int64_t tick = start;
-    m_stageMs.fill(0.0);
-    m_work = StepWork{};
-    const std::size_t nv = m_vortons.Size(), nt = m_tracers.Size();
-
-    // The layers' deviations are live: the profile follows them (its
-    // interfaces keep the seeding's width when remeshing coarsens).
-    m_profile.Build(m_setup.groups, m_seededSpacing);
-    SyncBodies();
-
-    // 1. Bounds of everything that moves; the grids are fitted to them. The
-    // tracers' come from the last step's corrector pass.
-    if (!m_tracerBoundsValid) {
-        m_tracerBounds = BoundsOf(m_tracers.position);
-        m_tracerBoundsValid = true;
-    }
-    const Aabb vortonBox = BoundsOf(m_vortons.position);
-    m_activeSolver = ResolveActiveSolver(vortonBox);
-    m_bounds = vortonBox;
-    m_bounds.Grow(m_tracerBounds);
-    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
-        const glm::vec3 r(m_setup.bodies[b].radius);
-        m_bounds.Grow(Aabb{m_bodies[b].position - r, m_bodies[b].position + r});
-    }
-    if (m_bounds.Empty()) {
-        m_time += dt;
-        ++m_steps;
-        return report;
-    }
-    m_stageMs[int(Stage::Bounds)] += Elapsed(tick);
-
-    // 2. Velocity and stretching at the vortons and velocity on the tracer
-    // grid at time t. The previous step ended by computing exactly these for
-    // its final state, so they are reused unless something changed since.
-    if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey())) {
-        m_velocity0.resize(nv);
-        m_stretch0.resize(nv);
-        m_velocityGrid = TracerGrid(vortonBox, m_tracerBounds);
-        EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, SolverFor(false),
-                        m_velocityGrid.base);
-        tick = Now();
-        if (nt > 0) {
-            MarkNeeded(m_velocityGrid, m_tracers.position);
-            EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridPacked0);
-        }
-        m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
-    }
-    {
-        const Scan scan = ScanVectors(m_velocity0);
-        const Scan stretch = ScanVectors(m_stretch0);
-        if (scan.nonFinite || stretch.nonFinite) return fail(Stage::Velocity, "non-finite velocity or stretching");
-        if (scan.maxNorm2 > p.maxSpeed * p.maxSpeed) {
-            std::ostringstream msg;
-            msg << "vorton speed " << std::sqrt(scan.maxNorm2) << " m/s exceeds max_speed " << p.maxSpeed << " m/s";
-            return fail(Stage::Velocity, msg.str());
-        }
-        // Caught at its first sign: a resolved flow does not double its
-        // fastest speed within one step, and a vorton crossing more than a
-        // lattice spacing per step is no longer resolved in time (a CFL
-        // number above 1). Both at once, beyond what a body's surface moves
-        // at (a ball thrown by the mouse drags the fluid with it), is a
-        // blow-up under way (issue 16 saw dye_drop go 0.7 → 1.6 → 6.6 → 36 m/s
-        // in four steps before max_speed caught it).
-        const double speed = std::sqrt(scan.maxNorm2);
-        double bodySpeed = 0.0;
-        for (std::size_t b = 0; b < m_bodies.size(); ++b) {
-            bodySpeed = std::max(bodySpeed, double(glm::length(m_bodies[b].velocity)) +
-                                                double(glm::length(m_bodies[b].angularVelocity)) *
-                                                    double(m_setup.bodies[b].radius));
-        }
-        if (m_lastVortonSpeed > 0.0 && speed > 2.0 * m_lastVortonSpeed && speed * double(dt) > double(Spacing()) &&
-            speed > 1.5 * bodySpeed) {
-            std::ostringstream msg;
-            msg << "the fastest vorton went from " << m_lastVortonSpeed << " to " << speed
-                << " m/s in one step and now crosses " << speed * double(dt) / double(Spacing())
-                << " lattice spacings per step (dt too large for this flow?)";
-            return fail(Stage::Velocity, msg.str());
-        }
-        m_lastVortonSpeed = speed;
-        m_lastMaxSpeed = speed;
-    }
-    tick = Now();
-
-    // 3. Baroclinic generation.
-    BaroclinicRates();
-    if (ScanVectors(m_baroclinic).nonFinite) return fail(Stage::Baroclinic, "non-finite baroclinic generation");
-    m_stageMs[int(Stage::Baroclinic)] += Elapsed(tick);
-
-    // 4. Viscous diffusion (PSE), as dα/dt.
-    m_diffusion.resize(nv);
-    std::span<const float> eddy;
-    if (p.smagorinsky > 0.0f && nv > 0) {
-        // Subgrid eddy viscosity ν_t = (C h)² |ω| (a Smagorinsky model with
-        // |ω| for the strain rate), capped at the explicit PSE stability
-        // limit ε²/(8 dt), since ε = σ is the smallest length the exchange sees.
-        const float h = Spacing();
-        const float ch2 = p.smagorinsky * p.smagorinsky * h * h;
-        const float cap = m_vortons.radius[0] * m_vortons.radius[0] / (8.0f * dt);
-        m_eddyViscosity.resize(nv);
-        ParallelFor(nv, [&](std::size_t k) {
-            m_eddyViscosity[k] = std::min(cap, ch2 * glm::length(m_vortons.vorticity[k]));
-        });
-        eddy = m_eddyViscosity;
-    }
-    m_pse.ComputeRates(m_vortons.position, m_vortons.vorticity, m_vortons.radius, m_vortons.volume, p.viscosity,
-                       m_diffusion, eddy);
-    if (ScanVectors(m_diffusion).nonFinite) return fail(Stage::Diffusion, "non-finite viscous diffusion");
-    m_stageMs[int(Stage::Diffusion)] += Elapsed(tick);
-
-    // 5. Heun (explicit trapezoid). Predictor: Euler to t + dt with every rate.
-    m_predictedPosition.resize(nv);
-    m_predictedVorticity.resize(nv);
-    ParallelFor(nv, [&](std::size_t k) {
-        m_predictedPosition[k] = m_vortons.position[k] + dt * (m_velocity0[k] + p.freeStream);
-        m_predictedVorticity[k] = m_vortons.vorticity[k] +
-                                  dt * (m_stretch0[k] + m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
-    });
-    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
-    m_velocity1.resize(nv);
-    m_stretch1.resize(nv);
-    EvaluateVortons(m_predictedPosition, m_predictedVorticity, m_velocity1, m_stretch1, SolverFor(true),
-                    FitVortonGrid(BoundsOf(m_predictedPosition)));
-    tick = Now();
-
-    // Corrector for the vortons: trapezoid for advection and stretching, Euler for the rest.
-    ParallelFor(nv, [&](std::size_t k) {
-        m_vortons.position[k] += dt * (0.5f * (m_velocity0[k] + m_velocity1[k]) + p.freeStream);
-        m_vortons.vorticity[k] += 0.5f * dt * (m_stretch0[k] + m_stretch1[k]) +
-                                  dt * (m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
-    });
-    if (ScanVectors(m_vortons.position).nonFinite || ScanVectors(m_vortons.vorticity).nonFinite) {
-        return fail(Stage::Advection, "non-finite vorton position or vorticity");
-    }
-    AbsorbAtLayerSides(dt);
-    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
-
-    // 6. Bodies (parts 4 and 9): buoyancy and gravity, then their motion; the
-    // vortons they hit are pushed out and carry the no-slip sheet, and the
-    // momentum exchanged moves them. Emitters renew the stream. All before
-    // the velocity of the new state is evaluated, so it stays valid for the
-    // next step.
-    if (!m_bodies.empty()) {
-        MoveBodies(dt);
-        CollideVortons(dt);
-        for (std::size_t b = 0; b < m_bodies.size(); ++b) {
-            const BodyState& body = m_bodies[b];
-            if (!Finite(body.position) || !Finite(body.velocity) || !Finite(body.angularVelocity)) {
-                return fail(Stage::Bodies, "non-finite body state");
-            }
-            const float speed = glm::length(body.velocity);
-            if (speed > p.maxSpeed) {
-                std::ostringstream msg;
-                msg << "body '" << m_setup.bodies[b].name << "' speed " << speed << " m/s exceeds max_speed "
-                    << p.maxSpeed << " m/s";
-                return fail(Stage::Bodies, msg.str());
-            }
-        }
-    }
-    EmitVortons();
-    m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
-    // Remeshing closes the step, so the velocity evaluated below for the
-    // tracers and the next step is the remeshed vortons'.
-    if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
-        RemeshVortons();
-        FillEmitters();
-    } else if (p.remeshEvery <= 0 && (m_steps + 1) % 5 == 0) {
-        FillEmitters();  // vortons are off the lattice: each fills the point nearest to it
-    }
-    m_stageMs[int(Stage::Remesh)] += Elapsed(tick);
-    PredictTracers(dt);
-    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
-
-    // Velocity at t + dt from the corrected vortons: the tracers' second stage,
-    // and the next step's first.
-    m_nextVelocity.resize(m_vortons.Size());
-    m_nextStretch.resize(m_vortons.Size());
-    EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, SolverFor(false),
-                    nt > 0 ? m_nextGrid.base : FitVortonGrid(BoundsOf(m_vortons.position)));
-    tick = Now();
-    if (nt > 0) EvaluateGridPoints(m_nextGrid, m_gridNeeded, m_gridPacked1);
-    m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
-
-    const TracerPass tracerScan = CorrectTracers(dt);
-    if (tracerScan.nonFinite) return fail(Stage::Advection, "non-finite tracer position");
-    m_lastMaxSpeed = std::max(m_lastMaxSpeed, double(std::sqrt(tracerScan.maxNorm2)));
-    m_tracerBounds = tracerScan.box;
-    m_tracerBoundsValid = true;
-    m_stageMs[int(Stage::Advection)] += Elapsed(tick);
-    bool missing = tracerScan.missing;
-    if (TracersMoveAfterCorrector()) {
-        CollideTracers();
-        EmitTracers();
-        // Pushed-out and re-emitted tracers: bounds and missing corners anew.
-        missing = MarkMovedTracersCorners();
-        m_tracerBoundsValid = false;
-        m_stageMs[int(Stage::Bodies)] += Elapsed(tick);
-    }
-    if (nt > 0) FillMissingCorners(m_gridMissing, missing);
-    m_stageMs[int(Stage::VelocityGrid)] += Elapsed(tick);
-
-    std::swap(m_velocity0, m_nextVelocity);
-    std::swap(m_stretch0, m_nextStretch);
-    std::swap(m_gridPacked0, m_gridPacked1);
-    m_velocityGrid = m_nextGrid;
-    m_cacheKey = CurrentCacheKey();
-    m_cacheValid = true;
-    m_work.vortons = m_vortons.Size();
-    m_work.tracerGridPoints = nt > 0 ? m_velocityGrid.PointCount() : 0;
-
-    m_time += dt;
-    ++m_steps;
-    m_stepMs = double(Now() - start) * 1.0e-6;
-    return report;
 }
 
 void Simulation::AbsorbAtLayerSides(float dt) {

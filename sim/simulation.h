@@ -25,10 +25,39 @@
 
 namespace vorton {
 
-/// Timed stages of a step, in order.
-enum class Stage : int { Remesh, Bounds, Tree, Velocity, VelocityGrid, Baroclinic, Diffusion, Advection, Bodies, Count };
+/// The stages of a step, in the order Step() runs and times them
+/// (docs/METHOD.md §5):
+/// - Bounds: the ambient profile, the bodies' specs, the boxes the grids fit;
+/// - Velocity: velocity and stretching at the vortons and on the tracers'
+///   grid at t (reused from the last step's VelocityNext unless the state or
+///   the solver's settings changed), and the blow-up checks on them;
+/// - Baroclinic: ∇ρ′ × g / ρ₀ at the vortons;
+/// - Diffusion: PSE (plus the subgrid eddy viscosity);
+/// - Predictor: Heun's Euler stage of the vortons, and velocity and
+///   stretching at the predicted state;
+/// - Corrector: the vortons to t + dt (trapezoid), the layers' sponge;
+/// - Bodies: the spheres move, vortons they hit are pushed out; emitters;
+/// - Remesh: every remeshEvery steps, and the emitters refilled;
+/// - TracerPredictor: the tracers' Euler stage on the grid at t;
+/// - VelocityNext: velocity and stretching of the new state, at the vortons
+///   and on the tracers' grid (the tracers' second stage, the next step's first);
+/// - Tracers: the tracers' trapezoid stage, then bodies and emitters on them.
+enum class Stage : int {
+    Bounds,
+    Velocity,
+    Baroclinic,
+    Diffusion,
+    Predictor,
+    Corrector,
+    Bodies,
+    Remesh,
+    TracerPredictor,
+    VelocityNext,
+    Tracers,
+    Count
+};
 inline constexpr int kStageCount = int(Stage::Count);
-/// Lower-case stage name as used in `ms_<stage>` columns: bounds, tree, velocity, ...
+/// Lower-case stage name as used in `ms_<stage>` columns: bounds, velocity, ..., tracer_predictor, ...
 std::string_view StageName(Stage stage);
 
 /// Wall-clock milliseconds of each stage of the last step.
@@ -70,14 +99,16 @@ struct Diagnostics {
 ///
 ///     Dω/Dt = (ω·∇)v + ν∇²ω + (∇ρ′ × g)/ρ₀
 ///
-/// Each Step(): bounds → velocity and stretching at the vortons (solver
-/// direct, tree, grid or auto) and on the tracers' nested grids →
-/// baroclinic generation from a cloud-in-cell density grid → PSE diffusion →
-/// Heun (RK2) advection of vortons and their vorticity, which re-evaluates
-/// the velocity at the predicted positions → bodies (move, then the skin and
-/// collisions) and emitters → remeshing every remeshEvery steps → tracers
-/// (docs/METHOD.md §5). Every stage is a oneTBB loop run in the caller's
-/// task arena; results are bitwise identical for any thread count.
+/// Each Step() runs the stages of `Stage` in order, one function each,
+/// timed by the loop that runs them (LastStageTimes()): bounds → velocity
+/// and stretching at the vortons (solver direct, tree, grid or auto) and on
+/// the tracers' nested grids → baroclinic generation from a cloud-in-cell
+/// density grid → PSE diffusion → Heun (RK2) predictor and corrector of the
+/// vortons and their vorticity → bodies (move, then the skin and collisions)
+/// and emitters → remeshing every remeshEvery steps → the tracers' predictor,
+/// the velocity of the new state, the tracers' corrector (docs/METHOD.md §5).
+/// Every stage is a oneTBB loop run in the caller's task arena; results are
+/// bitwise identical for any thread count.
 class Simulation {
 public:
     /// Seeds vortons and tracers from the setup.
@@ -173,6 +204,33 @@ public:
     void DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
 
 private:
+    /// What the stages of one step share.
+    struct StepContext {
+        float dt = 0.0f;
+        std::size_t vortons = 0, tracers = 0;  ///< counts at the start of the step
+        Aabb vortonBox;                         ///< the vortons' box at the start (Bounds)
+        bool nothingToMove = false;             ///< Bounds found no vorton, tracer or body: the step only advances t
+    };
+    /// A stage: empty on success, else what went wrong (a blow-up), which ends the step.
+    using StageFunction = std::string (Simulation::*)(StepContext&);
+    struct StageEntry {
+        Stage stage;
+        StageFunction run;
+    };
+    static const std::array<StageEntry, kStageCount> kStages;
+    // The stages (simulation_step.cpp), in the order of `Stage`.
+    std::string StageBounds(StepContext& c);
+    std::string StageVelocity(StepContext& c);
+    std::string StageBaroclinic(StepContext& c);
+    std::string StageDiffusion(StepContext& c);
+    std::string StagePredictor(StepContext& c);
+    std::string StageCorrector(StepContext& c);
+    std::string StageBodies(StepContext& c);
+    std::string StageRemesh(StepContext& c);
+    std::string StageTracerPredictor(StepContext& c);
+    std::string StageVelocityNext(StepContext& c);
+    std::string StageTracers(StepContext& c);
+
     /// α = ωV and σ² of the vortons at `position` into m_alpha, m_sigma2.
     void LoadSources(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity);
     /// The solver of this step's kind (m_activeSolver), one for the
@@ -259,7 +317,6 @@ private:
     /// lattice point of the box that has none (the inflow). After remeshing.
     void FillEmitters();
     void EmitTracers();
-    double Elapsed(std::int64_t& tick);
 
     SceneSetup m_setup;
     std::vector<BodyState> m_bodies;

@@ -1,0 +1,303 @@
+// Simulation::Step(): the step as a list of named stages, run and timed by
+// one loop (docs/METHOD.md §5 gives the order and why).
+
+#include "simulation.h"
+#include "step_helpers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <glm/geometric.hpp>
+
+namespace vorton {
+
+using namespace step;
+
+namespace {
+
+constexpr std::array<std::string_view, kStageCount> kStageNames{
+    "bounds",    "velocity", "baroclinic", "diffusion",        "predictor", "corrector",
+    "bodies",    "remesh",   "tracer_predictor", "velocity_next", "tracers"};
+
+}  // namespace
+
+std::string_view StageName(Stage stage) { return kStageNames[std::size_t(stage)]; }
+
+/// The stages of a step, in order. Each returns an empty string, or what went
+/// wrong (a blow-up), which ends the step.
+const std::array<Simulation::StageEntry, kStageCount> Simulation::kStages{{
+    {Stage::Bounds, &Simulation::StageBounds},
+    {Stage::Velocity, &Simulation::StageVelocity},
+    {Stage::Baroclinic, &Simulation::StageBaroclinic},
+    {Stage::Diffusion, &Simulation::StageDiffusion},
+    {Stage::Predictor, &Simulation::StagePredictor},
+    {Stage::Corrector, &Simulation::StageCorrector},
+    {Stage::Bodies, &Simulation::StageBodies},
+    {Stage::Remesh, &Simulation::StageRemesh},
+    {Stage::TracerPredictor, &Simulation::StageTracerPredictor},
+    {Stage::VelocityNext, &Simulation::StageVelocityNext},
+    {Stage::Tracers, &Simulation::StageTracers},
+}};
+
+StepReport Simulation::Step() {
+    StepReport report;
+    report.step = m_steps;
+    const std::int64_t start = Now();
+    m_stageMs.fill(0.0);
+    m_work = StepWork{};
+    StepContext context;
+    context.dt = m_setup.params.dt;
+    context.vortons = m_vortons.Size();
+    context.tracers = m_tracers.Size();
+
+    for (const StageEntry& entry : kStages) {
+        const std::int64_t begin = Now();
+        const std::string failure = (this->*entry.run)(context);
+        m_stageMs[int(entry.stage)] += double(Now() - begin) * 1.0e-6;
+        if (!failure.empty()) {
+            report.ok = false;
+            report.stage = std::string(StageName(entry.stage));
+            std::ostringstream msg;
+            msg << "blow-up at step " << m_steps << " (t = " << m_time << " s), stage " << report.stage << ": "
+                << failure;
+            report.message = msg.str();
+            m_cacheValid = false;
+            return report;
+        }
+        if (context.nothingToMove) break;
+    }
+    if (!context.nothingToMove) {
+        // The velocity at t + dt is the next step's first stage.
+        std::swap(m_velocity0, m_nextVelocity);
+        std::swap(m_stretch0, m_nextStretch);
+        std::swap(m_gridPacked0, m_gridPacked1);
+        m_velocityGrid = m_nextGrid;
+        m_cacheKey = CurrentCacheKey();
+        m_cacheValid = true;
+        m_work.vortons = m_vortons.Size();
+        m_work.tracerGridPoints = context.tracers > 0 ? m_velocityGrid.PointCount() : 0;
+    }
+    m_time += context.dt;
+    ++m_steps;
+    m_stepMs = double(Now() - start) * 1.0e-6;
+    return report;
+}
+
+std::string Simulation::StageBounds(StepContext& c) {
+    // The layers' deviations are live: the profile follows them (its
+    // interfaces keep the seeding's width when remeshing coarsens).
+    m_profile.Build(m_setup.groups, m_seededSpacing);
+    SyncBodies();
+    // Bounds of everything that moves; the grids are fitted to them. The
+    // tracers' come from the last step's corrector pass.
+    if (!m_tracerBoundsValid) {
+        m_tracerBounds = BoundsOf(m_tracers.position);
+        m_tracerBoundsValid = true;
+    }
+    c.vortonBox = BoundsOf(m_vortons.position);
+    m_activeSolver = ResolveActiveSolver(c.vortonBox);
+    m_bounds = c.vortonBox;
+    m_bounds.Grow(m_tracerBounds);
+    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+        const glm::vec3 r(m_setup.bodies[b].radius);
+        m_bounds.Grow(Aabb{m_bodies[b].position - r, m_bodies[b].position + r});
+    }
+    c.nothingToMove = m_bounds.Empty();
+    return {};
+}
+
+std::string Simulation::StageVelocity(StepContext& c) {
+    const SimParams& p = m_setup.params;
+    // Velocity and stretching at the vortons and velocity on the tracer grid
+    // at time t. The previous step ended by computing exactly these for its
+    // final state, so they are reused unless something changed since.
+    if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey())) {
+        m_velocity0.resize(c.vortons);
+        m_stretch0.resize(c.vortons);
+        m_velocityGrid = TracerGrid(c.vortonBox, m_tracerBounds);
+        EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, SolverFor(false),
+                        m_velocityGrid.base);
+        if (c.tracers > 0) {
+            MarkNeeded(m_velocityGrid, m_tracers.position);
+            EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridPacked0);
+        }
+    }
+    const Scan scan = ScanVectors(m_velocity0);
+    const Scan stretch = ScanVectors(m_stretch0);
+    if (scan.nonFinite || stretch.nonFinite) return "non-finite velocity or stretching";
+    if (scan.maxNorm2 > p.maxSpeed * p.maxSpeed) {
+        std::ostringstream msg;
+        msg << "vorton speed " << std::sqrt(scan.maxNorm2) << " m/s exceeds max_speed " << p.maxSpeed << " m/s";
+        return msg.str();
+    }
+    // Caught at its first sign: a resolved flow does not double its fastest
+    // speed within one step, and a vorton crossing more than a lattice
+    // spacing per step is no longer resolved in time (a CFL number above 1).
+    // Both at once, beyond what a body's surface moves at (a ball thrown by
+    // the mouse drags the fluid with it), is a blow-up under way (issue 16
+    // saw dye_drop go 0.7 → 1.6 → 6.6 → 36 m/s in four steps before
+    // max_speed caught it).
+    const double speed = std::sqrt(scan.maxNorm2);
+    double bodySpeed = 0.0;
+    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+        bodySpeed = std::max(bodySpeed, double(glm::length(m_bodies[b].velocity)) +
+                                            double(glm::length(m_bodies[b].angularVelocity)) *
+                                                double(m_setup.bodies[b].radius));
+    }
+    if (m_lastVortonSpeed > 0.0 && speed > 2.0 * m_lastVortonSpeed && speed * double(c.dt) > double(Spacing()) &&
+        speed > 1.5 * bodySpeed) {
+        std::ostringstream msg;
+        msg << "the fastest vorton went from " << m_lastVortonSpeed << " to " << speed
+            << " m/s in one step and now crosses " << speed * double(c.dt) / double(Spacing())
+            << " lattice spacings per step (dt too large for this flow?)";
+        return msg.str();
+    }
+    m_lastVortonSpeed = speed;
+    m_lastMaxSpeed = speed;
+    return {};
+}
+
+std::string Simulation::StageBaroclinic(StepContext&) {
+    BaroclinicRates();
+    if (ScanVectors(m_baroclinic).nonFinite) return "non-finite baroclinic generation";
+    return {};
+}
+
+std::string Simulation::StageDiffusion(StepContext& c) {
+    // Viscous diffusion (PSE), as dα/dt.
+    const SimParams& p = m_setup.params;
+    const std::size_t nv = c.vortons;
+    m_diffusion.resize(nv);
+    std::span<const float> eddy;
+    if (p.smagorinsky > 0.0f && nv > 0) {
+        // Subgrid eddy viscosity ν_t = (C h)² |ω| (a Smagorinsky model with
+        // |ω| for the strain rate), capped at the explicit PSE stability
+        // limit ε²/(8 dt), since ε = σ is the smallest length the exchange sees.
+        const float h = Spacing();
+        const float ch2 = p.smagorinsky * p.smagorinsky * h * h;
+        const float cap = m_vortons.radius[0] * m_vortons.radius[0] / (8.0f * c.dt);
+        m_eddyViscosity.resize(nv);
+        ParallelFor(nv, [&](std::size_t k) {
+            m_eddyViscosity[k] = std::min(cap, ch2 * glm::length(m_vortons.vorticity[k]));
+        });
+        eddy = m_eddyViscosity;
+    }
+    m_pse.ComputeRates(m_vortons.position, m_vortons.vorticity, m_vortons.radius, m_vortons.volume, p.viscosity,
+                       m_diffusion, eddy);
+    if (ScanVectors(m_diffusion).nonFinite) return "non-finite viscous diffusion";
+    return {};
+}
+
+std::string Simulation::StagePredictor(StepContext& c) {
+    // Heun (explicit trapezoid). Predictor: Euler to t + dt with every rate,
+    // then velocity and stretching at the predicted state.
+    const SimParams& p = m_setup.params;
+    const std::size_t nv = c.vortons;
+    const float dt = c.dt;
+    m_predictedPosition.resize(nv);
+    m_predictedVorticity.resize(nv);
+    ParallelFor(nv, [&](std::size_t k) {
+        m_predictedPosition[k] = m_vortons.position[k] + dt * (m_velocity0[k] + p.freeStream);
+        m_predictedVorticity[k] = m_vortons.vorticity[k] +
+                                  dt * (m_stretch0[k] + m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
+    });
+    m_velocity1.resize(nv);
+    m_stretch1.resize(nv);
+    EvaluateVortons(m_predictedPosition, m_predictedVorticity, m_velocity1, m_stretch1, SolverFor(true),
+                    FitVortonGrid(BoundsOf(m_predictedPosition)));
+    return {};
+}
+
+std::string Simulation::StageCorrector(StepContext& c) {
+    // Trapezoid for advection and stretching, Euler for the rest.
+    const SimParams& p = m_setup.params;
+    const float dt = c.dt;
+    ParallelFor(c.vortons, [&](std::size_t k) {
+        m_vortons.position[k] += dt * (0.5f * (m_velocity0[k] + m_velocity1[k]) + p.freeStream);
+        m_vortons.vorticity[k] += 0.5f * dt * (m_stretch0[k] + m_stretch1[k]) +
+                                  dt * (m_baroclinic[k] + m_diffusion[k] / m_vortons.volume[k]);
+    });
+    if (ScanVectors(m_vortons.position).nonFinite || ScanVectors(m_vortons.vorticity).nonFinite) {
+        return "non-finite vorton position or vorticity";
+    }
+    AbsorbAtLayerSides(dt);
+    return {};
+}
+
+std::string Simulation::StageBodies(StepContext& c) {
+    // Bodies (parts 4 and 9): buoyancy and gravity, then their motion; the
+    // vortons they hit are pushed out and carry the no-slip sheet, and the
+    // momentum exchanged moves them. Emitters renew the stream. All before
+    // the velocity of the new state is evaluated, so it stays valid for the
+    // next step.
+    if (!m_bodies.empty()) {
+        MoveBodies(c.dt);
+        CollideVortons(c.dt);
+        for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+            const BodyState& body = m_bodies[b];
+            if (!Finite(body.position) || !Finite(body.velocity) || !Finite(body.angularVelocity)) {
+                return "non-finite body state";
+            }
+            const float speed = glm::length(body.velocity);
+            if (speed > m_setup.params.maxSpeed) {
+                std::ostringstream msg;
+                msg << "body '" << m_setup.bodies[b].name << "' speed " << speed << " m/s exceeds max_speed "
+                    << m_setup.params.maxSpeed << " m/s";
+                return msg.str();
+            }
+        }
+    }
+    EmitVortons();
+    return {};
+}
+
+std::string Simulation::StageRemesh(StepContext&) {
+    // Remeshing closes the vortons' step, so the velocity evaluated next for
+    // the tracers and the next step is the remeshed vortons'.
+    const SimParams& p = m_setup.params;
+    if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
+        RemeshVortons();
+        FillEmitters();
+    } else if (p.remeshEvery <= 0 && (m_steps + 1) % 5 == 0) {
+        FillEmitters();  // vortons are off the lattice: each fills the point nearest to it
+    }
+    return {};
+}
+
+std::string Simulation::StageTracerPredictor(StepContext& c) {
+    PredictTracers(c.dt);
+    return {};
+}
+
+std::string Simulation::StageVelocityNext(StepContext& c) {
+    // Velocity at t + dt from the corrected vortons: the tracers' second
+    // stage, and the next step's first.
+    m_nextVelocity.resize(m_vortons.Size());
+    m_nextStretch.resize(m_vortons.Size());
+    EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, SolverFor(false),
+                    c.tracers > 0 ? m_nextGrid.base : FitVortonGrid(BoundsOf(m_vortons.position)));
+    if (c.tracers > 0) EvaluateGridPoints(m_nextGrid, m_gridNeeded, m_gridPacked1);
+    return {};
+}
+
+std::string Simulation::StageTracers(StepContext& c) {
+    // The tracers' corrector, then what bodies and emitters do to them.
+    const TracerPass tracerScan = CorrectTracers(c.dt);
+    if (tracerScan.nonFinite) return "non-finite tracer position";
+    m_lastMaxSpeed = std::max(m_lastMaxSpeed, double(std::sqrt(tracerScan.maxNorm2)));
+    m_tracerBounds = tracerScan.box;
+    m_tracerBoundsValid = true;
+    bool missing = tracerScan.missing;
+    if (TracersMoveAfterCorrector()) {
+        CollideTracers();
+        EmitTracers();
+        // Pushed-out and re-emitted tracers: bounds and missing corners anew.
+        missing = MarkMovedTracersCorners();
+        m_tracerBoundsValid = false;
+    }
+    if (c.tracers > 0) FillMissingCorners(m_gridMissing, missing);
+    return {};
+}
+
+}  // namespace vorton
