@@ -53,20 +53,17 @@ bool ParamWidget(Struct& target, const ParamInfo<Struct>& info, const char* labe
                 changed = ImGui::Checkbox(label, &(target.*member));
             } else {
                 static_assert(std::is_same_v<T, Solver>, "a ParamInfo member type without a widget");
-                // Every solver the parameter's range allows, by the names --set takes.
-                const int count = int(info.max) + 1;
-                int v = int(target.*member);
-                const char* current = v < count ? SolverName(Solver(v)).data() : "";
-                if (ImGui::BeginCombo(label, current)) {
-                    for (int i = 0; i < count; ++i) {
-                        if (ImGui::Selectable(SolverName(Solver(i)).data(), i == v) && i != v) {
-                            v = i;
+                // Every solver, by the names --set takes.
+                Solver& v = target.*member;
+                if (ImGui::BeginCombo(label, SolverName(v).data())) {
+                    for (const Solver s : kSolvers) {
+                        if (ImGui::Selectable(SolverName(s).data(), s == v) && s != v) {
+                            v = s;
                             changed = true;
                         }
                     }
                     ImGui::EndCombo();
                 }
-                target.*member = Solver(v);
             }
         },
         info.member);
@@ -79,13 +76,6 @@ template <typename Struct>
 std::string ParamLabel(const ParamInfo<Struct>& info) {
     if (info.unit.empty() || info.unit == "rgb") return std::string(info.label);
     return std::string(info.label) + " (" + std::string(info.unit) + ")";
-}
-
-const ParamInfo<SimParams>* FindInfo(std::string_view key) {
-    for (const auto& info : SimParamInfos()) {
-        if (info.key == key) return &info;
-    }
-    return nullptr;
 }
 
 /// Gravity as magnitude and direction (tilt from straight down, azimuth). Returns true when edited.
@@ -104,6 +94,24 @@ bool GravityWidget(SimParams& p) {
         p.gravity = magnitude * glm::vec3(std::sin(t) * std::cos(a), std::sin(t) * std::sin(a), -std::cos(t));
     }
     return changed;
+}
+
+/// The parameters of SimParams the table places in `panel`, live ones or
+/// those applied on reset, each with its table label and slider range (the
+/// gravity vector as magnitude and direction). Returns true when one was edited.
+bool SimParamWidgets(SimParams& p, ParamInfo<SimParams>::Panel panel, bool live) {
+    bool edited = false;
+    for (const auto& info : SimParamInfos()) {
+        if (info.panel != panel || info.live != live) continue;
+        if (const auto* vec = std::get_if<glm::vec3 SimParams::*>(&info.member); vec && *vec == &SimParams::gravity) {
+            edited |= GravityWidget(p);
+            continue;
+        }
+        const bool narrowed = info.sliderMin != 0.0f || info.sliderMax != 0.0f;
+        edited |= ParamWidget(p, info, ParamLabel(info).c_str(), narrowed ? info.sliderMin : info.min,
+                              narrowed ? info.sliderMax : info.max);
+    }
+    return edited;
 }
 
 void SceneSection(DemoApp& app) {
@@ -136,14 +144,14 @@ void StatsSection(DemoApp& app) {
 void FluidSection(DemoApp& app) {
     SimParams& p = app.Setup().params;
     if (!ImGui::CollapsingHeader("Fluid", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    bool edited = ParamWidget(p, *FindInfo("ambient_density"), "Ambient density (kg/m^3)", 10.0f, 1.0e4f);
-    edited |= GravityWidget(p);
-    edited |= ParamWidget(p, *FindInfo("viscosity"), "Viscosity (m^2/s)", 0.0f, 1.0e-3f);
+    using Panel = ParamInfo<SimParams>::Panel;
+    bool edited = SimParamWidgets(p, Panel::Fluid, true);
     ImGui::Separator();
     for (DensityGroup& g : app.Setup().groups) {
         ImGui::PushID(g.name.c_str());
         ImGui::TextUnformatted(g.name.c_str());
         for (const auto& info : GroupParamInfos()) {
+            if (!info.live) continue;  // the shape: applied on reset, from the scene file or --set
             // A useful slider range: a few times the scene's own magnitude.
             const float span = std::max(100.0f, 4.0f * std::abs(g.densityDeviation));
             edited |= ParamWidget(g, info, ParamLabel(info).c_str(), -span, span);
@@ -234,19 +242,13 @@ void BodiesSection(DemoApp& app) {
 void SolverSection(DemoApp& app) {
     SimParams& p = app.Setup().params;
     if (!ImGui::CollapsingHeader("Solver")) return;
-    bool edited = ParamWidget(p, *FindInfo("dt"), "Time step (s)", 0.001f, 0.05f);
-    edited |= ParamWidget(p, *FindInfo("solver"), "Solver", 0.0f, 1.0f);
-    edited |= ParamWidget(p, *FindInfo("tree_theta"), "Opening angle", 0.1f, 1.0f);
-    edited |= ParamWidget(p, *FindInfo("velocity_grid_spacing"), "Velocity grid cell / h", 0.25f, 8.0f);
-    edited |= ParamWidget(p, *FindInfo("velocity_grid_cells"), "Velocity grid max cells", 1000.0f, 262144.0f);
-    edited |= ParamWidget(p, *FindInfo("remesh_every"), "Remesh every (steps)", 0.0f, 50.0f);
-    edited |= ParamWidget(p, *FindInfo("max_vortons"), "Max vortons (0: 1.5x seeded)", 0.0f, 200000.0f);
+    using Panel = ParamInfo<SimParams>::Panel;
+    bool edited = SimParamWidgets(p, Panel::Solver, true);
     int threads = app.Threads();
     if (ImGui::SliderInt("Threads", &threads, 1, 64)) app.SetThreads(threads);
     HelpMarker("worker threads of the simulation, applied at the next step; results are identical for any count");
     ImGui::TextDisabled("Applied on Reset:");
-    edited |= ParamWidget(p, *FindInfo("vorton_count"), "Vortons", 100.0f, 200000.0f);
-    edited |= ParamWidget(p, *FindInfo("tracer_count"), "Tracers", 1000.0f, 4000000.0f);
+    edited |= SimParamWidgets(p, Panel::Solver, false);
     if (edited) app.SetupEdited();
 }
 

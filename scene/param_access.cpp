@@ -1,6 +1,7 @@
 #include "param_access.h"
 
 #include "json_lines.h"
+#include "scene.h"
 
 #include <charconv>
 #include <cmath>
@@ -61,8 +62,10 @@ Status ReadInt(const json& value, float min, float max, const std::string& key, 
     return Ok{};
 }
 
+}  // namespace
+
 template <typename Struct>
-Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& key, const json& value) {
+Status AssignParam(Struct& target, const ParamInfo<Struct>& info, const std::string& key, const json& value) {
     return std::visit(
         [&](auto member) -> Status {
             using T = std::remove_cvref_t<decltype(target.*member)>;
@@ -94,23 +97,24 @@ Status Assign(Struct& target, const ParamInfo<Struct>& info, const std::string& 
                 return Ok{};
             } else {
                 static_assert(std::is_same_v<T, Solver>);
-                const std::string name = value.is_string() ? value.get<std::string>() : std::string();
-                if (name == "direct") {
-                    target.*member = Solver::Direct;
-                } else if (name == "tree") {
-                    target.*member = Solver::Tree;
-                } else if (name == "grid") {
-                    target.*member = Solver::Grid;
-                } else if (name == "auto") {
-                    target.*member = Solver::Auto;
-                } else {
-                    return Error{key + ": unknown solver " + Excerpt(value) + " (valid: direct, tree, grid, auto)"};
+                const std::optional<Solver> solver =
+                    value.is_string() ? SolverFromName(value.get<std::string>()) : std::nullopt;
+                if (!solver) {
+                    return Error{key + ": unknown solver " + Excerpt(value) + " (valid: " + SolverNames(", ") + ")"};
                 }
+                target.*member = *solver;
                 return Ok{};
             }
         },
         info.member);
 }
+
+template Status AssignParam(SimParams&, const ParamInfo<SimParams>&, const std::string&, const json&);
+template Status AssignParam(DensityGroup&, const ParamInfo<DensityGroup>&, const std::string&, const json&);
+template Status AssignParam(BodySpec&, const ParamInfo<BodySpec>&, const std::string&, const json&);
+template Status AssignParam(CameraSettings&, const ParamInfo<CameraSettings>&, const std::string&, const json&);
+
+namespace {
 
 /// A float as the double of its shortest decimal form, so 0.05f prints as 0.05.
 double Shortest(float f) { return std::strtod(BoundText(f).c_str(), nullptr); }
@@ -138,7 +142,7 @@ json ToJson(const Struct& target, const ParamInfo<Struct>& info) {
 
 Status SetParam(SceneSetup& setup, const std::string& key, const json& value) {
     for (const auto& info : SimParamInfos()) {
-        if (key == info.key) return Assign(setup.params, info, key, value);
+        if (key == info.key) return AssignParam(setup.params, info, key, value);
     }
     const auto dot = key.find('.');
     if (dot != std::string::npos) {
@@ -146,13 +150,13 @@ Status SetParam(SceneSetup& setup, const std::string& key, const json& value) {
         for (DensityGroup& g : setup.groups) {
             if (g.name != groupName) continue;
             for (const auto& info : GroupParamInfos()) {
-                if (field == info.key) return Assign(g, info, key, value);
+                if (field == info.key) return AssignParam(g, info, key, value);
             }
         }
         for (BodySpec& b : setup.bodies) {
             if (b.name != groupName) continue;
             for (const auto& info : BodyParamInfos()) {
-                if (field == info.key) return Assign(b, info, key, value);
+                if (field == info.key) return AssignParam(b, info, key, value);
             }
         }
     }
@@ -207,7 +211,7 @@ std::string DescribeParams(const SceneSetup& setup) {
         if (value.is_boolean()) {
             range << "true|false";  // min/max are unused for booleans
         } else if (value.is_string()) {
-            range << "direct|tree|grid|auto";  // the one enum parameter, solver
+            range << SolverNames("|");  // the one enum parameter, solver
         } else {
             range << "[" << BoundText(min) << ", " << BoundText(max) << "]";
         }

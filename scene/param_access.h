@@ -22,6 +22,15 @@ namespace vorton {
 /// outside the parameter's range.
 Status SetParam(SceneSetup& setup, const std::string& key, const nlohmann::json& value);
 
+struct CameraSettings;
+
+/// Sets the field of `target` that `info` describes from a JSON value, with
+/// the checks SetParam makes (type, range inclusive at its ends compared in
+/// float, whole numbers for counts); `key` names it in the error. Defined for
+/// SimParams, DensityGroup, BodySpec and CameraSettings.
+template <typename Struct>
+Status AssignParam(Struct& target, const ParamInfo<Struct>& info, const std::string& key, const nlohmann::json& value);
+
 /// Splits "KEY=VALUE" and converts VALUE: a number, a comma-separated list of
 /// numbers (an array), or else a string. Error when there is no '='.
 Result<std::pair<std::string, nlohmann::json>> ParseAssignment(const std::string& text);

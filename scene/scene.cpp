@@ -1,6 +1,7 @@
 #include "scene.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -45,50 +46,29 @@ Status CheckKeys(const Context& ctx, const json& object, const std::string& poin
     return Ok{};
 }
 
-Status ReadNumber(const Context& ctx, const json& obj, const std::string& pointer, const char* key, float min,
-                  float max, float* out) {
-    if (!obj.contains(key)) return Ok{};
-    const json& v = obj[key];
-    const std::string p = pointer + "/" + key;
-    if (!v.is_number()) return ctx.At(p, std::string(key) + ": expected a number, got " + Excerpt(v));
-    const double d = v.get<double>();
-    if (!(d >= min && d <= max)) {
-        std::ostringstream msg;
-        msg << key << ": " << Excerpt(v) << " is outside the valid range [" << min << ", " << max << "]";
-        return ctx.At(p, msg.str());
-    }
-    *out = float(d);
-    return Ok{};
-}
-
-Status ReadVec3(const Context& ctx, const json& obj, const std::string& pointer, const char* key, float min, float max,
-                glm::vec3* out) {
-    if (!obj.contains(key)) return Ok{};
-    const json& v = obj[key];
-    const std::string p = pointer + "/" + key;
-    if (!v.is_array() || v.size() != 3 || !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); })) {
-        return ctx.At(p, std::string(key) + ": expected three numbers [x, y, z], got " + Excerpt(v));
-    }
-    for (int a = 0; a < 3; ++a) {
-        const double d = v[std::size_t(a)].get<double>();
-        if (!(d >= min && d <= max)) {
-            std::ostringstream msg;
-            msg << key << ": " << Excerpt(v) << " has a component outside [" << min << ", " << max << "]";
-            return ctx.At(p, msg.str());
+/// Every key of `infos` that `obj` has, into `target` through AssignParam
+/// (the checks of --set); `prefix` + key names the value in errors. A
+/// boolean must be true or false here (--set also takes "true" and 1).
+template <typename Struct>
+Status ReadTable(const Context& ctx, const json& obj, const std::string& pointer, std::span<const ParamInfo<Struct>> infos,
+                 const std::string& prefix, Struct& target) {
+    for (const auto& info : infos) {
+        const std::string key(info.key);
+        if (!obj.contains(key)) continue;
+        const json& value = obj[key];
+        if (std::holds_alternative<bool Struct::*>(info.member) && !value.is_boolean()) {
+            return ctx.At(pointer + "/" + key, prefix + key + ": expected true or false, got " + Excerpt(value));
         }
-        (*out)[a] = float(d);
+        if (Status s = AssignParam(target, info, prefix + key, value); !s) return ctx.At(pointer + "/" + key, s.error());
     }
     return Ok{};
 }
 
-Status ReadBool(const Context& ctx, const json& obj, const std::string& pointer, const char* key, bool* out) {
-    if (!obj.contains(key)) return Ok{};
-    const json& v = obj[key];
-    if (!v.is_boolean()) {
-        return ctx.At(pointer + "/" + key, std::string(key) + ": expected true or false, got " + Excerpt(v));
-    }
-    *out = v.get<bool>();
-    return Ok{};
+/// "name" and the keys of `infos`, for CheckKeys.
+template <typename Struct>
+std::vector<std::string> KeysOf(std::span<const ParamInfo<Struct>> infos, std::vector<std::string> first) {
+    for (const auto& info : infos) first.emplace_back(info.key);
+    return first;
 }
 
 /// A name usable in "<name>.<key>" (groups and bodies): non-empty, no '.', '=' or spaces.
@@ -104,32 +84,17 @@ Result<std::string> ReadName(const Context& ctx, const json& obj, const std::str
 }
 
 Result<BodySpec> ReadBody(const Context& ctx, const json& b, const std::string& p) {
-    std::vector<std::string> valid{"name"};
-    for (const auto& info : BodyParamInfos()) valid.emplace_back(info.key);
-    if (Status s = CheckKeys(ctx, b, p, "a body", valid); !s) return Error{s.error()};
+    if (Status s = CheckKeys(ctx, b, p, "a body", KeysOf(BodyParamInfos(), {"name"})); !s) return Error{s.error()};
     auto name = ReadName(ctx, b, p, "body");
     if (!name) return Error{name.error()};
-    // Every body key goes through the same code as --set, so ranges agree.
-    SceneSetup scratch;
-    scratch.bodies.push_back(BodySpec{});
-    scratch.bodies[0].name = name.value();
-    for (const auto& info : BodyParamInfos()) {
-        const std::string key(info.key);
-        if (!b.contains(key)) continue;
-        // --set also takes "true"/1 for a boolean; a scene file says true or false.
-        if (std::holds_alternative<bool BodySpec::*>(info.member) && !b[key].is_boolean()) {
-            return ctx.At(p + "/" + key, key + ": expected true or false, got " + Excerpt(b[key]));
-        }
-        if (Status s = SetParam(scratch, name.value() + "." + key, b[key]); !s) return ctx.At(p + "/" + key, s.error());
-    }
-    return scratch.bodies[0];
+    BodySpec body;
+    body.name = name.value();
+    if (Status s = ReadTable(ctx, b, p, BodyParamInfos(), body.name + ".", body); !s) return Error{s.error()};
+    return body;
 }
 
 Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::string& p) {
-    if (Status s = CheckKeys(ctx, g, p, "a group",
-                             {"name", "shape", "center", "radius", "minor_radius", "half_extents", "wave_amplitude",
-                              "wave_length", "halo", "density_deviation", "dye", "circulation", "layer", "emit"});
-        !s) {
+    if (Status s = CheckKeys(ctx, g, p, "a group", KeysOf(GroupParamInfos(), {"name", "shape"})); !s) {
         return Error{s.error()};
     }
     DensityGroup group;
@@ -149,36 +114,7 @@ Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::str
     } else {
         return ctx.At(p + "/shape", "unknown shape " + Excerpt(g["shape"]) + " (valid: sphere, box, torus)");
     }
-    constexpr float kBig = 1.0e4f;
-    Status checks[] = {
-        ReadVec3(ctx, g, p, "center", -kBig, kBig, &group.center),
-        ReadNumber(ctx, g, p, "radius", 1.0e-4f, kBig, &group.radius),
-        ReadNumber(ctx, g, p, "minor_radius", 1.0e-4f, kBig, &group.minorRadius),
-        ReadVec3(ctx, g, p, "half_extents", 1.0e-4f, kBig, &group.halfExtents),
-        ReadNumber(ctx, g, p, "wave_amplitude", -kBig, kBig, &group.waveAmplitude),
-        ReadNumber(ctx, g, p, "wave_length", 1.0e-4f, kBig, &group.waveLength),
-        ReadNumber(ctx, g, p, "halo", 0.0f, kBig, &group.halo),
-        ReadNumber(ctx, g, p, "circulation", -kBig, kBig, &group.circulation),
-    };
-    for (Status& s : checks) {
-        if (!s) return Error{s.error()};
-    }
-    Status flags[] = {
-        ReadBool(ctx, g, p, "layer", &group.layer),
-        ReadBool(ctx, g, p, "emit", &group.emit),
-    };
-    for (Status& s : flags) {
-        if (!s) return Error{s.error()};
-    }
-    // The live keys go through the same code as --set, so ranges agree.
-    SceneSetup scratch;
-    scratch.groups.push_back(group);
-    for (const auto& info : GroupParamInfos()) {
-        const std::string key(info.key);
-        if (!g.contains(key)) continue;
-        if (Status s = SetParam(scratch, group.name + "." + key, g[key]); !s) return ctx.At(p + "/" + key, s.error());
-    }
-    group = scratch.groups[0];
+    if (Status s = ReadTable(ctx, g, p, GroupParamInfos(), group.name + ".", group); !s) return Error{s.error()};
     if (group.shape == DensityGroup::Shape::Torus && group.minorRadius >= group.radius) {
         return ctx.At(p + "/minor_radius", "a torus needs minor_radius < radius");
     }
@@ -209,6 +145,20 @@ std::string PointerOfNamed(const SceneSetup& setup, const std::string& problem) 
 namespace {
 Result<Scene> ParseSceneChecked(const std::string& text, const std::string& displayName);
 }  // namespace
+
+std::span<const ParamInfo<CameraSettings>> CameraParamInfos() {
+    using C = CameraSettings;
+    static const std::array<ParamInfo<C>, 6> infos{{
+        {"target", "Target", "m", &C::target, -1.0e4f, 1.0e4f, false, false, "the point the camera orbits and looks at"},
+        {"distance", "Distance", "m", &C::distance, 1.0e-3f, 1.0e4f, false, false, "from the target"},
+        {"yaw", "Yaw", "deg", &C::yaw, -360.0f, 360.0f, false, false, "about the vertical (z) axis"},
+        {"pitch", "Pitch", "deg", &C::pitch, -89.0f, 89.0f, false, false, "above the horizontal"},
+        {"fov", "Field of view", "deg", &C::fovY, 5.0f, 150.0f, false, false, "vertical"},
+        {"follow", "Follow the dye", "", &C::follow, 0.0f, 1.0f, false, false,
+         "keep the target on the dye's centre as it moves"},
+    }};
+    return infos;
+}
 
 Result<Scene> ParseScene(const std::string& text, const std::string& displayName) {
     // Every check above names what is wrong; this is the net under them, so
@@ -284,23 +234,11 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
     }
     if (root.contains("camera")) {
         const json& cam = root["camera"];
-        if (Status s = CheckKeys(ctx, cam, "/camera", "camera", {"target", "distance", "yaw", "pitch", "fov", "follow"});
-            !s) {
+        if (Status s = CheckKeys(ctx, cam, "/camera", "camera", KeysOf(CameraParamInfos(), {})); !s) {
             return Error{s.error()};
         }
-        Status checks[] = {
-            ReadVec3(ctx, cam, "/camera", "target", -1.0e4f, 1.0e4f, &scene.camera.target),
-            ReadNumber(ctx, cam, "/camera", "distance", 1.0e-3f, 1.0e4f, &scene.camera.distance),
-            ReadNumber(ctx, cam, "/camera", "yaw", -360.0f, 360.0f, &scene.camera.yaw),
-            ReadNumber(ctx, cam, "/camera", "pitch", -89.0f, 89.0f, &scene.camera.pitch),
-            ReadNumber(ctx, cam, "/camera", "fov", 5.0f, 150.0f, &scene.camera.fovY),
-        };
-        for (Status& s : checks) {
-            if (!s) return Error{s.error()};
-        }
-        if (cam.contains("follow")) {
-            if (!cam["follow"].is_boolean()) return ctx.At("/camera/follow", "follow: expected true or false");
-            scene.camera.follow = cam["follow"].get<bool>();
+        if (Status s = ReadTable(ctx, cam, "/camera", CameraParamInfos(), "", scene.camera); !s) {
+            return Error{s.error()};
         }
     }
     if (const std::string problem = SetupProblem(scene.setup); !problem.empty()) {

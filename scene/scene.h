@@ -11,9 +11,11 @@
 ///       "bodies": [ { "name": "ball", "position": [0,0,0.8], "radius": 0.1,
 ///                     "density": 1200, "fixed": false, "color": [0.9,0.9,0.85] } ] }
 ///
-/// "params" takes the keys of SimParamInfos(); a group also takes the booleans
-/// "layer" and "emit"; "bodies" (optional) takes "name" and the keys of
-/// BodyParamInfos(). Group and body names share one namespace (no '.', '='
+/// "params" takes the keys of SimParamInfos(); a group takes "name", "shape"
+/// (sphere, box, torus) and the keys of GroupParamInfos(); "bodies"
+/// (optional) takes "name" and the keys of BodyParamInfos(); "camera" the
+/// keys of CameraParamInfos(). Every value is checked by the same code as
+/// `--set` (AssignParam). Group and body names share one namespace (no '.', '='
 /// or spaces). A setup that SetupProblem() rejects is an error at the named
 /// group's or body's line. Errors name file:line and the problem; unknown
 /// keys list the valid ones.
@@ -39,6 +41,9 @@ struct CameraSettings {
     float fovY = 45.0f;
     bool follow = false;  ///< keep the target on the dye's centre as it moves
 };
+
+/// The camera keys of a scene file ("camera": {...}), as a parameter table.
+std::span<const ParamInfo<CameraSettings>> CameraParamInfos();
 
 struct Scene {
     std::string name;         ///< file stem, e.g. "dye_drop"

@@ -1,40 +1,56 @@
 #include "params.h"
 
 #include <array>
+#include <string>
 
 namespace vorton {
 
+namespace {
+constexpr std::array<std::string_view, kSolvers.size()> kSolverNames{"direct", "tree", "grid", "auto"};
+}  // namespace
+
 std::string_view SolverName(Solver solver) {
-    switch (solver) {
-        case Solver::Direct: return "direct";
-        case Solver::Tree: return "tree";
-        case Solver::Grid: return "grid";
-        case Solver::Auto: return "auto";
+    return std::size_t(solver) < kSolverNames.size() ? kSolverNames[std::size_t(solver)] : "?";
+}
+
+std::optional<Solver> SolverFromName(std::string_view name) {
+    for (const Solver s : kSolvers) {
+        if (SolverName(s) == name) return s;
     }
-    return "?";
+    return std::nullopt;
+}
+
+std::string SolverNames(std::string_view separator) {
+    std::string out;
+    for (const Solver s : kSolvers) {
+        if (!out.empty()) out += separator;
+        out += SolverName(s);
+    }
+    return out;
 }
 
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
+    using Panel = ParamInfo<P>::Panel;
     static const std::array<ParamInfo<P>, 19> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
-         "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0"},
+         "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
-         "gravity vector g; points down (z is up)"},
+         "gravity vector g; points down (z is up)", Panel::Fluid},
         {"viscosity", "Viscosity", "m^2/s", &P::viscosity, 0.0f, 1.0e-2f, true, false,
-         "kinematic viscosity nu, applied by particle strength exchange"},
-        {"dt", "Time step", "s", &P::dt, 1.0e-4f, 0.1f, true, true, "simulated time per step"},
+         "kinematic viscosity nu, applied by particle strength exchange", Panel::Fluid, 0.0f, 1.0e-3f},
+        {"dt", "Time step", "s", &P::dt, 1.0e-4f, 0.1f, true, true, "simulated time per step", Panel::Solver, 0.001f, 0.05f},
         {"solver", "Solver", "", &P::solver, 0.0f, 3.0f, true, false,
          "velocity from vorticity: direct (exact, O(N^2)), tree (treecode, O(N log N)), grid (FFT vortex-in-cell on "
-         "the velocity grid, O(M log M), for large N) or auto (direct below 750 vortons, then grid while its box fits at <= 16 grid points per vorton, else tree)"},
+         "the velocity grid, O(M log M), for large N) or auto (direct below 750 vortons, then grid while its box fits at <= 16 grid points per vorton, else tree)", Panel::Solver},
         {"tree_theta", "Tree opening angle", "", &P::treeTheta, 0.05f, 1.0f, true, false,
-         "treecode accepts a cluster when its radius / distance is below this"},
+         "treecode accepts a cluster when its radius / distance is below this", Panel::Solver, 0.1f, 1.0f},
         {"tree_leaf_size", "Tree leaf size", "", &P::treeLeafSize, 1.0f, 64.0f, true, false,
          "vortons per treecode leaf at most"},
         {"velocity_grid_spacing", "Velocity grid cell / h", "", &P::velocityGridSpacing, 0.25f, 8.0f, true, true,
-         "cell size of the grid tracers interpolate velocity from, in vorton spacings h (vorton cores are 1.5 h)"},
+         "cell size of the grid tracers interpolate velocity from, in vorton spacings h (vorton cores are 1.5 h)", Panel::Solver},
         {"velocity_grid_cells", "Velocity grid max cells", "", &P::velocityGridCells, 512.0f, 1.6e7f, true,
-         true, "most cells of the tracer velocity grid; beyond, its cells grow"},
+         true, "most cells of the tracer velocity grid; beyond, its cells grow", Panel::Solver, 1000.0f, 262144.0f},
         {"density_cell_factor", "Density cell / vorton spacing", "", &P::densityCellFactor, 0.5f, 8.0f, true, false,
          "cell size of the density grid for baroclinic generation, in vorton spacings h; too fine leaves holes "
          "between vortons where no gradient is seen"},
@@ -44,18 +60,18 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"remesh_every", "Remesh every", "steps", &P::remeshEvery, 0.0f, 1000.0f, true, false,
          "steps between remeshings of the vortons onto their seeding lattice, which also culls what carries next to "
          "nothing (0: never); remeshing keeps the vortons' cores overlapping, without which isolated vortons "
-         "get stretched without bound"},
+         "get stretched without bound", Panel::Solver, 0.0f, 50.0f},
         {"max_vortons", "Max vortons", "", &P::maxVortons, 0.0f, float(kMaxVortons), true, true,
          "most vortons a remesh may leave: beyond, the lattice coarsens (then the weakest are dropped); 0: 1.5 "
-         "times the seeded count"},
+         "times the seeded count", Panel::Solver, 0.0f, 200000.0f},
         {"max_speed", "Blow-up speed", "m/s", &P::maxSpeed, 0.1f, 1.0e4f, true, true,
          "a vorton faster than this stops the run as a blow-up"},
         {"free_stream", "Free stream", "m/s", &P::freeStream, -20.0f, 20.0f, true, false,
-         "uniform stream velocity added everywhere; bodies and emitting groups feel it"},
+         "uniform stream velocity added everywhere; bodies and emitting groups feel it", Panel::Fluid, -2.0f, 2.0f},
         {"vorton_count", "Vortons", "", &P::vortonCount, 1.0f, float(kMaxVortons), false, true,
-         "target vorton count, spread over the groups (applied on reset)"},
+         "target vorton count, spread over the groups (applied on reset)", Panel::Solver, 100.0f, 200000.0f},
         {"tracer_count", "Tracers", "", &P::tracerCount, 0.0f, float(kMaxTracers), false, true,
-         "target tracer count, spread over the groups (applied on reset)"},
+         "target tracer count, spread over the groups (applied on reset)", Panel::Solver, 1000.0f, 4000000.0f},
         {"core_overlap", "Core overlap", "", &P::coreOverlap, 0.5f, 4.0f, false, false,
          "vorton core radius / spacing; vortex methods need overlapping cores (> 1) to stay accurate and stable "
          "(applied on reset)"},
@@ -67,10 +83,31 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
 
 std::span<const ParamInfo<DensityGroup>> GroupParamInfos() {
     using G = DensityGroup;
-    static const std::array<ParamInfo<G>, 2> infos{{
+    constexpr float kBig = 1.0e4f;  // m: any place or size a scene can use
+    static const std::array<ParamInfo<G>, 12> infos{{
         {"density_deviation", "Density deviation", "kg/m^3", &G::densityDeviation, -1.0e3f, 1.0e3f, true,
          false, "density of this group's fluid minus the ambient density"},
         {"dye", "Dye colour", "rgb", &G::dye, 0.0f, 1.0f, true, false, "colour of this group's tracers"},
+        {"center", "Centre", "m", &G::center, -kBig, kBig, false, false, "centre of the shape (applied on reset)"},
+        {"radius", "Radius", "m", &G::radius, 1.0e-4f, kBig, false, false,
+         "sphere radius, or the torus's major radius (applied on reset)"},
+        {"minor_radius", "Minor radius", "m", &G::minorRadius, 1.0e-4f, kBig, false, false,
+         "torus core radius a (applied on reset)"},
+        {"half_extents", "Half extents", "m", &G::halfExtents, 1.0e-4f, kBig, false, false,
+         "box half sizes (applied on reset)"},
+        {"wave_amplitude", "Wave amplitude", "m", &G::waveAmplitude, -kBig, kBig, false, false,
+         "box top and bottom faces displaced by a cos(kx) cos(ky) (applied on reset)"},
+        {"wave_length", "Wave length", "m", &G::waveLength, 1.0e-4f, kBig, false, false,
+         "wavelength of that displacement (applied on reset)"},
+        {"halo", "Halo", "m", &G::halo, 0.0f, kBig, false, false,
+         "shell of zero-deviation vortons seeded around the shape (applied on reset)"},
+        {"circulation", "Circulation", "m^2/s", &G::circulation, -kBig, kBig, false, false,
+         "torus only: circulation Gamma of its core, azimuthal vorticity Gamma/(pi a^2) (applied on reset)"},
+        {"layer", "Layer", "", &G::layer, 0.0f, 1.0f, false, false,
+         "part of the stratified ambient: density_deviation sets the ambient profile over the box's height "
+         "instead of being carried by its vortons (applied on reset)"},
+        {"emit", "Emitter", "", &G::emit, 0.0f, 1.0f, false, false,
+         "an emitter in the free stream: fluid leaving the box downstream re-enters upstream (applied on reset)"},
     }};
     return infos;
 }

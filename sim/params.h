@@ -5,8 +5,10 @@
 /// below (`SimParamInfos`, `GroupParamInfos`), so a key means the same thing
 /// everywhere.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,7 +38,15 @@ inline constexpr std::size_t kAutoGridVortons = 750;
 /// Grid points per vorton beyond which Solver::Auto takes the treecode
 /// instead of the grid solver: the vortons fill too little of their box.
 inline constexpr std::size_t kAutoTreeSparsity = 16;
+/// Every Solver, in the order of the enum.
+inline constexpr std::array<Solver, 4> kSolvers{Solver::Direct, Solver::Tree, Solver::Grid, Solver::Auto};
+/// The name of a solver as scene files, `--set` and the panel spell it:
+/// direct, tree, grid, auto.
 std::string_view SolverName(Solver solver);
+/// The solver called `name` (SolverName's inverse), or nothing.
+std::optional<Solver> SolverFromName(std::string_view name);
+/// Every solver name, joined by `separator` ("direct|tree|grid|auto").
+std::string SolverNames(std::string_view separator);
 
 /// Fluid and solver parameters. Units in the comments; ranges in SimParamInfos().
 struct SimParams {
@@ -118,6 +128,8 @@ struct BodySpec {
 template <typename Struct>
 struct ParamInfo {
     using Member = std::variant<float Struct::*, int Struct::*, glm::vec3 Struct::*, Solver Struct::*, bool Struct::*>;
+    /// Where the panel shows a parameter of SimParams (groups and bodies have their own sections).
+    enum class Panel : std::uint8_t { Hidden, Fluid, Solver };
     std::string_view key;
     std::string_view label;
     std::string_view unit;
@@ -127,11 +139,17 @@ struct ParamInfo {
     bool live;
     bool logScale;
     std::string_view help;
+    Panel panel = Panel::Hidden;
+    /// The panel slider's range when narrower than [min, max] (the useful
+    /// part; typing a value beyond it still works up to the range); 0, 0: [min, max].
+    float sliderMin = 0.0f;
+    float sliderMax = 0.0f;
 };
 
 /// All SimParams fields, in panel order.
 std::span<const ParamInfo<SimParams>> SimParamInfos();
-/// Per-group fields settable as `<group>.<key>`.
+/// Per-group fields settable as `<group>.<key>` (all but name and shape;
+/// geometry applies on reset).
 std::span<const ParamInfo<DensityGroup>> GroupParamInfos();
 /// Per-body fields settable as `<body>.<key>` (bool members: min/max unused).
 std::span<const ParamInfo<BodySpec>> BodyParamInfos();
