@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/result.h"
-#include "sim/seeding.h"
+#include "sim/particles/seeding.h"
 
 namespace vorton {
 

@@ -28,7 +28,7 @@
 #include <glm/vec3.hpp>
 
 #include "sim/result.h"
-#include "sim/seeding.h"
+#include "sim/particles/seeding.h"
 
 namespace vorton {
 

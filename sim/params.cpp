@@ -1,4 +1,4 @@
-#include "params.h"
+#include "sim/params.h"
 
 #include <array>
 #include <string>

@@ -1,5 +1,5 @@
-#include "simulation.h"
-#include "step_helpers.h"
+#include "sim/simulation.h"
+#include "sim/numerics/step_helpers.h"
 
 #include <algorithm>
 #include <atomic>

@@ -9,19 +9,19 @@
 #include <string_view>
 #include <vector>
 
-#include "aabb.h"
-#include "baroclinic.h"
+#include "sim/numerics/aabb.h"
+#include "sim/particles/baroclinic.h"
 #include <memory>
 
-#include "nested_grid.h"
-#include "params.h"
-#include "particles.h"
-#include "pse.h"
-#include "rigid_body.h"
-#include "seeding.h"
-#include "stratification.h"
-#include "uniform_grid.h"
-#include "velocity_solver.h"
+#include "sim/tracers/nested_grid.h"
+#include "sim/params.h"
+#include "sim/particles/particles.h"
+#include "sim/particles/pse.h"
+#include "sim/bodies/rigid_body.h"
+#include "sim/particles/seeding.h"
+#include "sim/particles/stratification.h"
+#include "sim/numerics/uniform_grid.h"
+#include "sim/solvers/velocity_solver.h"
 
 namespace vorton {
 

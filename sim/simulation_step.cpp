@@ -1,8 +1,8 @@
 // Simulation::Step(): the step as a list of named stages, run and timed by
 // one loop (docs/METHOD.md §5 gives the order and why).
 
-#include "simulation.h"
-#include "step_helpers.h"
+#include "sim/simulation.h"
+#include "sim/numerics/step_helpers.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "scene/scene.h"
-#include "sim/seeding.h"
+#include "sim/particles/seeding.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

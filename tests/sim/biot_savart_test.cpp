@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "sim/treecode.h"
-#include "sim/vorton_sources.h"
+#include "sim/solvers/treecode.h"
+#include "sim/solvers/vorton_sources.h"
 #include "test_util.h"
 
 namespace vorton {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/simulation.h"
-#include "sim/stratification.h"
+#include "sim/particles/stratification.h"
 #include "test_util.h"
 
 namespace vorton {

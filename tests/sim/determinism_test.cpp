@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/simulation.h"
-#include "sim/tracer_simd.h"
+#include "sim/tracers/tracer_simd.h"
 #include "test_util.h"
 
 namespace vorton {

@@ -16,12 +16,12 @@
 #include <tbb/task_arena.h>
 #include <glm/geometric.hpp>
 
-#include "sim/aabb.h"
-#include "sim/biot_savart.h"
-#include "sim/grid_solver.h"
+#include "sim/numerics/aabb.h"
+#include "sim/solvers/biot_savart.h"
+#include "sim/solvers/grid_solver.h"
 #include "sim/simulation.h"
-#include "sim/uniform_grid.h"
-#include "sim/vorton_sources.h"
+#include "sim/numerics/uniform_grid.h"
+#include "sim/solvers/vorton_sources.h"
 #include "test_util.h"
 
 namespace vorton {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "sim/pse.h"
+#include "sim/particles/pse.h"
 #include "test_util.h"
 
 namespace vorton {

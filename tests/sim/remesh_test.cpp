@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "sim/remesh.h"
+#include "sim/particles/remesh.h"
 #include "sim/simulation.h"
 #include "test_util.h"
 

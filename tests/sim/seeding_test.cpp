@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "sim/seeding.h"
+#include "sim/particles/seeding.h"
 #include "test_util.h"
 
 namespace vorton {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "sim/nested_grid.h"
+#include "sim/tracers/nested_grid.h"
 #include "sim/simulation.h"
 #include "test_util.h"
 

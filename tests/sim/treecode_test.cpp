@@ -8,8 +8,8 @@
 #include <glm/geometric.hpp>
 
 #include "sim/simulation.h"
-#include "sim/treecode.h"
-#include "sim/vorton_sources.h"
+#include "sim/solvers/treecode.h"
+#include "sim/solvers/vorton_sources.h"
 #include "test_util.h"
 
 namespace vorton {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "sim/uniform_grid.h"
+#include "sim/numerics/uniform_grid.h"
 #include "test_util.h"
 
 namespace vorton {

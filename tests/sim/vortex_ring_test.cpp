@@ -37,7 +37,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
-#include "sim/vorton_sources.h"
+#include "sim/solvers/vorton_sources.h"
 #include "test_util.h"
 
 namespace vorton {

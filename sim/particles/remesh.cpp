@@ -1,0 +1,318 @@
+#include "sim/particles/remesh.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+#include <glm/geometric.hpp>
+
+#include "sim/numerics/aabb.h"
+
+namespace vorton {
+
+namespace {
+
+/// M4′ interpolation kernel of Monaghan (1985), argument in lattice units.
+float M4Prime(float x) {
+    x = std::abs(x);
+    if (x < 1.0f) return 1.0f - 2.5f * x * x + 1.5f * x * x * x;
+    if (x < 2.0f) return 0.5f * (2.0f - x) * (2.0f - x) * (1.0f - x);
+    return 0.0f;
+}
+
+/// Why a lattice point is kept, weakest first: the cap drops in this order.
+enum Tier : std::uint8_t { kDropped = 0, kVorticity = 1, kReceiver = 2, kFluid = 3, kInside = 4 };
+
+/// Sets mask points within `reach` lattice steps (Chebyshev) of a set point:
+/// three separable 1D dilations.
+void Dilate(std::vector<std::uint8_t>& mask, glm::ivec3 dims, int reach) {
+    if (reach <= 0) return;
+    std::vector<std::uint8_t> line;
+    const std::size_t stride[3] = {1, std::size_t(dims.x), std::size_t(dims.x) * std::size_t(dims.y)};
+    for (int axis = 0; axis < 3; ++axis) {
+        const int n = dims[axis];
+        const std::size_t s = stride[axis];
+        line.resize(std::size_t(n));
+        const std::size_t lines = mask.size() / std::size_t(n);
+        for (std::size_t l = 0; l < lines; ++l) {
+            // Start of line l: all points whose coordinate along `axis` is 0.
+            std::size_t start;
+            if (axis == 0) {
+                start = l * std::size_t(n);
+            } else if (axis == 1) {
+                start = (l / std::size_t(dims.x)) * stride[2] + l % std::size_t(dims.x);
+            } else {
+                start = l;
+            }
+            for (int i = 0; i < n; ++i) line[std::size_t(i)] = mask[start + std::size_t(i) * s];
+            int last = -reach - 1;  // last set point seen going up
+            for (int i = 0; i < n; ++i) {
+                if (line[std::size_t(i)]) last = i;
+                if (i - last <= reach) mask[start + std::size_t(i) * s] = 1;
+            }
+            last = n + reach + 1;  // going down
+            for (int i = n - 1; i >= 0; --i) {
+                if (line[std::size_t(i)]) last = i;
+                if (last - i <= reach) mask[start + std::size_t(i) * s] = 1;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+namespace {
+
+/// One remesh onto `lattice`: fills `out` (vortons of core `sigma`) and the
+/// report; false if the lattice box is too large. With more than `earlyOut`
+/// points to keep it stops before filling `out` (report.after says how many).
+bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& settings, std::size_t earlyOut,
+                const Vortons& vortons, Vortons& out, RemeshReport& report) {
+    const std::size_t n = vortons.Size();
+    const float h = lattice.spacing;
+    const Aabb box = BoundsOf(vortons.position);
+    if (box.Empty()) return false;
+    const glm::ivec3 lo = glm::ivec3(glm::floor((box.min - lattice.origin) / h)) - 2;
+    const glm::ivec3 hi = glm::ivec3(glm::floor((box.max - lattice.origin) / h)) + 3;
+    const glm::ivec3 dims = hi - lo + 1;
+    const double pointsD = double(dims.x) * double(dims.y) * double(dims.z);
+    if (pointsD > double(settings.maxPoints)) return false;
+    const std::size_t points = std::size_t(pointsD);
+
+    // Each group present gets a volume channel (usually one or two).
+    const std::size_t groupCount = settings.buoyantGroup.size();
+    std::vector<int> channelOf(groupCount, -1);
+    std::vector<std::uint16_t> groupOfChannel;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint16_t g = vortons.group[k];
+        if (g != kAmbientGroup && g < groupCount && channelOf[g] < 0) {
+            channelOf[g] = int(groupOfChannel.size());
+            groupOfChannel.push_back(g);
+        }
+    }
+    const std::size_t channels = groupOfChannel.size();
+    std::vector<glm::vec3> alpha(points, glm::vec3(0.0f));
+    std::vector<float> occupancy(points, 0.0f);
+    std::vector<float> birth(points, 0.0f);  // Σ weight · birth height
+    std::vector<float> birthMin(points, std::numeric_limits<float>::max());
+    std::vector<float> birthMax(points, -std::numeric_limits<float>::max());
+    std::vector<float> volume(points * channels, 0.0f);
+
+    auto index = [&](int i, int j, int k) {
+        return (std::size_t(k - lo.z) * std::size_t(dims.y) + std::size_t(j - lo.y)) * std::size_t(dims.x) +
+               std::size_t(i - lo.x);
+    };
+    for (std::size_t p = 0; p < n; ++p) {
+        const glm::vec3 u = (vortons.position[p] - lattice.origin) / h;
+        const glm::ivec3 base = glm::ivec3(glm::floor(u));
+        float w[3][4];
+        for (int a = 0; a < 3; ++a) {
+            for (int o = 0; o < 4; ++o) w[a][o] = M4Prime(u[a] - float(base[a] - 1 + o));
+        }
+        const glm::vec3 a = vortons.vorticity[p] * vortons.volume[p];
+        const std::uint16_t g = vortons.group[p];
+        const int channel = g == kAmbientGroup || g >= groupCount ? -1 : channelOf[g];
+        const float m = channel < 0 ? 0.0f : vortons.massFraction[p] * vortons.volume[p];
+        const float z0 = vortons.birthHeight[p];
+        for (int k = 0; k < 4; ++k) {
+            for (int j = 0; j < 4; ++j) {
+                const float wzy = w[2][k] * w[1][j];
+                if (wzy == 0.0f) continue;
+                for (int i = 0; i < 4; ++i) {
+                    const float weight = wzy * w[0][i];
+                    if (weight == 0.0f) continue;
+                    const std::size_t idx = index(base.x - 1 + i, base.y - 1 + j, base.z - 1 + k);
+                    alpha[idx] += weight * a;
+                    occupancy[idx] += weight;
+                    birth[idx] += weight * z0;
+                    birthMin[idx] = std::min(birthMin[idx], z0);
+                    birthMax[idx] = std::max(birthMax[idx], z0);
+                    if (channel >= 0) volume[idx * channels + std::size_t(channel)] += weight * m;
+                }
+            }
+        }
+    }
+
+    // Fluid: the group with the most volume at each point, if above the floor.
+    const float cellVolume = h * h * h;
+    const float floorVolume = settings.groupFloor * cellVolume;
+    std::vector<std::int8_t> best(points, -1);
+    std::vector<std::uint8_t> tier(points, kDropped);
+    std::vector<std::uint8_t> receiver(points, 0);
+    bool anyBuoyant = false;
+    for (std::size_t idx = 0; idx < points; ++idx) {
+        float bestVolume = floorVolume;
+        for (std::size_t c = 0; c < channels; ++c) {
+            const float m = volume[idx * channels + c];
+            if (m >= bestVolume) {
+                bestVolume = m;
+                best[idx] = std::int8_t(c);
+            }
+        }
+        if (best[idx] < 0) continue;
+        tier[idx] = kFluid;
+        if (settings.buoyantGroup[groupOfChannel[std::size_t(best[idx])]]) {
+            receiver[idx] = 1;
+            anyBuoyant = true;
+        }
+    }
+    if (anyBuoyant) Dilate(receiver, dims, settings.receiverReach);
+    // Nothing inside a body.
+    for (const glm::vec4& body : settings.bodies) {
+        const glm::vec3 c(body);
+        const float r = body.w;
+        const glm::ivec3 b0 = glm::max(glm::ivec3(glm::floor((c - r - lattice.origin) / h)), lo);
+        const glm::ivec3 b1 = glm::min(glm::ivec3(glm::ceil((c + r - lattice.origin) / h)), hi);
+        for (int k = b0.z; k <= b1.z; ++k) {
+            for (int j = b0.y; j <= b1.y; ++j) {
+                for (int i = b0.x; i <= b1.x; ++i) {
+                    const glm::vec3 d = lattice.origin + h * glm::vec3(i, j, k) - c;
+                    if (glm::dot(d, d) >= r * r) continue;
+                    const std::size_t idx = index(i, j, k);
+                    tier[idx] = kInside;
+                    receiver[idx] = 0;
+                }
+            }
+        }
+    }
+
+    // Vorticity: everything else with |α| > 0, minus the weakest within the budget.
+    double totalStrength = 0.0;
+    std::vector<std::pair<float, std::uint32_t>> weak;  // (|α|, point) of points with only vorticity
+    for (std::size_t idx = 0; idx < points; ++idx) {
+        const float s = glm::length(alpha[idx]);
+        totalStrength += double(s);
+        if (tier[idx] == kFluid || tier[idx] == kInside) continue;
+        if (receiver[idx]) {
+            tier[idx] = kReceiver;
+        } else if (s > 0.0f) {
+            tier[idx] = kVorticity;
+            weak.emplace_back(s, std::uint32_t(idx));
+        }
+    }
+    std::sort(weak.begin(), weak.end());
+    double dropped = 0.0;
+    const double budget = double(settings.cullFraction) * totalStrength;
+    for (const auto& [s, idx] : weak) {
+        if (dropped + double(s) > budget) break;
+        dropped += double(s);
+        tier[idx] = kDropped;
+    }
+
+    for (std::size_t idx = 0; idx < points; ++idx) {
+        if (tier[idx] != kInside) continue;
+        tier[idx] = kDropped;
+        dropped += double(glm::length(alpha[idx]));
+    }
+
+    // The cap: weakest tier first, then the weakest within it.
+    std::size_t kept = 0;
+    for (std::size_t idx = 0; idx < points; ++idx) kept += tier[idx] != kDropped;
+    bool capped = false;
+    report.after = kept;
+    if (kept > earlyOut) return true;  // the caller coarsens: `out` is not filled
+    if (kept > settings.maxVortons) {
+        capped = true;
+        struct Rank {
+            std::uint8_t tier;
+            float strength;
+            std::uint32_t idx;
+            bool operator<(const Rank& o) const {
+                if (tier != o.tier) return tier < o.tier;
+                if (strength != o.strength) return strength < o.strength;
+                return idx < o.idx;
+            }
+        };
+        std::vector<Rank> ranks;
+        ranks.reserve(kept);
+        for (std::size_t idx = 0; idx < points; ++idx) {
+            if (tier[idx] == kDropped) continue;
+            const float strength = tier[idx] == kFluid
+                                       ? volume[idx * channels + std::size_t(best[idx])]
+                                       : glm::length(alpha[idx]);
+            ranks.push_back({tier[idx], strength, std::uint32_t(idx)});
+        }
+        std::sort(ranks.begin(), ranks.end());
+        for (std::size_t r = 0; r < kept - settings.maxVortons; ++r) {
+            tier[ranks[r].idx] = kDropped;
+            dropped += double(glm::length(alpha[ranks[r].idx]));
+        }
+        kept = settings.maxVortons;
+    }
+
+    // Each group's total volume goes to the points that keep its fluid.
+    std::vector<double> total(channels, 0.0), held(channels, 0.0);
+    for (std::size_t idx = 0; idx < points; ++idx) {
+        for (std::size_t c = 0; c < channels; ++c) total[c] += double(volume[idx * channels + c]);
+        if (tier[idx] != kDropped && best[idx] >= 0) {
+            const std::size_t c = std::size_t(best[idx]);
+            held[c] += double(volume[idx * channels + c]);
+        }
+    }
+    std::vector<float> scale(channels, 0.0f);
+    for (std::size_t c = 0; c < channels; ++c) scale[c] = held[c] > 0.0 ? float(total[c] / held[c]) : 0.0f;
+
+    out.Clear();
+    out.position.reserve(kept);
+    for (int k = lo.z; k <= hi.z; ++k) {
+        for (int j = lo.y; j <= hi.y; ++j) {
+            for (int i = lo.x; i <= hi.x; ++i) {
+                const std::size_t idx = index(i, j, k);
+                if (tier[idx] == kDropped) continue;
+                const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
+                const int c = best[idx];
+                const std::uint16_t group = c < 0 ? kAmbientGroup : groupOfChannel[std::size_t(c)];
+                const float fraction =
+                    c < 0 ? 0.0f : volume[idx * channels + std::size_t(c)] * scale[std::size_t(c)] / cellVolume;
+                // Birth height (the stratified density it carries) as a weighted
+                // mean; the kernel's negative lobes can push a mean of few
+                // contributions outside their range, so it is clamped to it.
+                float z0 = x.z;
+                if (birthMin[idx] <= birthMax[idx]) {
+                    z0 = std::abs(occupancy[idx]) > 1.0e-3f ? birth[idx] / occupancy[idx] : 0.5f * (birthMin[idx] + birthMax[idx]);
+                    z0 = std::clamp(z0, birthMin[idx], birthMax[idx]);
+                }
+                out.Add(x, alpha[idx] / cellVolume, sigma, cellVolume, group, fraction, z0);
+            }
+        }
+    }
+    report.before = n;
+    report.after = out.Size();
+    report.droppedStrength = totalStrength > 0.0 ? dropped / totalStrength : 0.0;
+    report.capped = capped;
+    report.lattice = lattice;
+    report.sigma = sigma;
+    return true;
+}
+
+}  // namespace
+
+bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vortons, RemeshReport* report) {
+    if (vortons.Size() == 0 || lattice.spacing <= 0.0f) return false;
+    RemeshReport local;
+    RemeshReport& r = report ? *report : local;
+    Vortons out;
+    Lattice coarse = lattice;
+    float sigma = settings.sigma;
+    // Past the cap the flow has spread (diffusion, a growing wake): a lattice
+    // twice as coarse holds it with a quarter to an eighth of the vortons and
+    // conserves what the spreading conserves, where dropping the weakest
+    // would erode it. Only on the coarsest lattice allowed are the weakest
+    // dropped to meet the cap.
+    for (int level = 0;; ++level) {
+        const bool last = level >= settings.maxCoarsening ||
+                          !(coarse.spacing * settings.coarsenFactor <= settings.maxSpacing);
+        const std::size_t earlyOut = last ? std::numeric_limits<std::size_t>::max() : settings.maxVortons;
+        if (!RemeshOnto(coarse, sigma, settings, earlyOut, vortons, out, r)) return false;
+        if (last || r.after <= settings.maxVortons) {
+            r.coarsened = level;
+            vortons = std::move(out);
+            return true;
+        }
+        coarse.spacing *= settings.coarsenFactor;
+        sigma *= settings.coarsenFactor;
+    }
+}
+
+}  // namespace vorton

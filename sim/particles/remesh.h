@@ -1,0 +1,102 @@
+#pragma once
+/// \file
+/// Remeshing: redistributing vortons onto a regular lattice, and culling the
+/// lattice points that carry next to nothing.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "sim/particles/particles.h"
+
+namespace vorton {
+
+/// The cubic lattice vortons were seeded on: points origin + h·(i, j, k) for any integers.
+struct Lattice {
+    glm::vec3 origin{0.0f};
+    float spacing = 0.0f;  ///< h, m; 0 means "no lattice" (remeshing off)
+};
+
+/// What a remesh keeps and drops.
+struct RemeshSettings {
+    float sigma = 0.0f;  ///< core radius of the new vortons, m
+    /// The weakest lattice points that carry only vorticity are dropped as
+    /// long as their Σ|α| stays below this fraction of the total Σ|α|: it
+    /// bounds what one remesh may change Σα and the impulse ½Σx×α by.
+    float cullFraction = 1.0e-4f;
+    /// A point holds a group's fluid when that group's volume there is at
+    /// least this fraction of the cell volume h³; thinner traces of the group
+    /// (the kernel's spread at the edges) are folded back into the group's
+    /// other points so that its total volume, and with it its excess mass, is
+    /// unchanged.
+    float groupFloor = 0.05f;
+    /// Zero-vorticity points within this many lattice steps (Chebyshev
+    /// distance) of fluid of a buoyant group are kept: baroclinic generation
+    /// happens only on vortons, and the density gradient reaches two cells
+    /// beyond the dense fluid (cloud-in-cell spread and central differences).
+    int receiverReach = 2;
+    /// Per group (indexed like Vortons::group): whether it needs receivers
+    /// (a non-zero density deviation; the layers of a stratified ambient do not).
+    std::span<const std::uint8_t> buoyantGroup;
+    /// Never more vortons than this. Beyond it the lattice is coarsened by
+    /// coarsenFactor (spacing and core radius) up to maxCoarsening times; on the
+    /// coarsest, the weakest are dropped whatever the budget (RemeshReport::capped).
+    std::size_t maxVortons = std::size_t(1) << 22;
+    int maxCoarsening = 8;
+    /// Nor coarser than this spacing, m (a body must stay resolved).
+    float maxSpacing = std::numeric_limits<float>::max();
+    /// Spacing ratio of one coarsening: 2^{1/3} halves the volume per vorton.
+    float coarsenFactor = 1.25992105f;
+    /// Rigid spheres (centre xyz, radius w, m): lattice points inside one get
+    /// no vorton (the fluid is outside; what the spreading put inside is let
+    /// go, the groups' volume going to their points outside).
+    std::span<const glm::vec4> bodies;
+    /// A lattice box with more points than this is not remeshed (false returned).
+    std::size_t maxPoints = std::size_t(1) << 25;
+};
+
+/// What a remesh did.
+struct RemeshReport {
+    std::size_t before = 0, after = 0;
+    /// Σ|α| of the dropped points / Σ|α| of all: what the remesh let go.
+    double droppedStrength = 0.0;
+    /// The max_vortons cap forced drops beyond the cullFraction budget.
+    bool capped = false;
+    /// Times the lattice was coarsened (by coarsenFactor) to meet the cap (0: the given one).
+    int coarsened = 0;
+    Lattice lattice;  ///< the lattice the vortons now sit on
+    float sigma = 0.0f;  ///< their core radius, m
+};
+
+/// Replaces the vortons by vortons on the lattice. Each old vorton's
+/// strength α = ωV, its group's volume (massFraction·V, one channel per
+/// group) and its birth height are spread to the 4×4×4 lattice points around
+/// it with the M4′ kernel (Monaghan, J. Comput. Phys. 60, 1985), which
+/// reproduces polynomials up to degree 2: Σα, the linear impulse ½Σx×α and
+/// each group's volume are conserved exactly by the spreading. Then a point
+/// becomes a vorton (volume h³, core σ) when any of these holds:
+///  - it holds a group's fluid (settings.groupFloor); its group is the one
+///    with the most volume there, its massFraction that volume / h³, after
+///    each group's thin traces are folded back (total volume conserved);
+///  - it is a receiver near a buoyant group's fluid (settings.receiverReach);
+///  - its vorticity is not among the weakest that the cullFraction budget
+///    lets go.
+/// So a blob keeps its vortons and a halo, a wake keeps its vorticity, and
+/// the empty rim that the kernel's spread would add at every remesh does not
+/// accumulate: the count stays bounded. Remeshing restores the overlap of
+/// the vortons' cores that the flow's strain destroys; without it isolated
+/// vortons out of reach of their neighbours' diffusion get stretched without
+/// bound (Koumoutsakos, J. Comput. Phys. 138, 1997; Cottet & Koumoutsakos
+/// 2000, §7; the rogue vorton of issue 10). Birth heights are weighted means,
+/// clamped to the range of those that contributed. Deterministic (serial
+/// spreading in vorton order, selection by a total order). Past maxVortons
+/// the lattice is coarsened (see RemeshSettings::maxVortons). Returns false
+/// (and changes nothing) if the lattice box would exceed maxPoints.
+bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vortons, RemeshReport* report = nullptr);
+
+}  // namespace vorton

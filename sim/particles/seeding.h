@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// Seeding a scene's density groups with vortons and tracers.
+
+#include <span>
+#include <vector>
+
+#include "sim/numerics/aabb.h"
+#include "sim/params.h"
+#include "sim/particles/particles.h"
+#include "sim/particles/remesh.h"
+
+namespace vorton {
+
+/// What a scene asks the simulation to start from.
+struct SceneSetup {
+    SimParams params;
+    std::vector<DensityGroup> groups;  ///< at most kAmbientGroup groups; names unique
+    std::vector<BodySpec> bodies;      ///< rigid spheres; names unique and distinct from group names
+};
+
+/// Why this setup cannot run, or an empty string: a free body with zero
+/// density (no mass), a non-positive radius, a layer or emitter that is not a
+/// box, duplicate names, a fluid density ρ₀ + Δρ ≤ 0, two bodies that
+/// overlap, a group inside a body, a vorton_count that seeds no vorton (the
+/// seeding is tried). Messages name the body or group.
+std::string SetupProblem(const SceneSetup& setup);
+
+/// Volume of a group's shape, m³ (box waves ignored: they move as much fluid up as down).
+float ShapeVolume(const DensityGroup& group);
+/// True when x is inside the shape grown outward by `grow` metres.
+bool ShapeContains(const DensityGroup& group, glm::vec3 x, float grow = 0.0f);
+/// Bounding box of the shape grown by `grow` metres.
+Aabb ShapeBounds(const DensityGroup& group, float grow = 0.0f);
+
+/// Vortons on a cubic lattice of spacing h = (V_total / vortonCount)^{1/3},
+/// where V_total counts each group and its halo; each lattice point inside a
+/// group (the first that contains it) becomes a vorton of that group, each in a
+/// halo and no group an ambient (zero-deviation) vorton. Points inside a
+/// body (SceneSetup::bodies) are left empty. Core radius σ = coreOverlap·h
+/// and volume V = h³. Torus groups with circulation Γ get azimuthal vorticity
+/// Γ/(πa²); all others start at rest. The result depends only on the inputs.
+/// The lattice used is returned in *lattice when given.
+void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice = nullptr);
+
+/// tracerCount tracers spread over the groups in proportion to their volumes,
+/// uniformly at random inside each and outside the bodies (seeded by
+/// params.seed: reproducible), then sorted spatially (SortTracersSpatially).
+void SeedTracers(const SceneSetup& setup, Tracers& tracers);
+
+/// Reorders the tracers along a Morton (Z-order) curve of their positions, so
+/// neighbours in memory are neighbours in space and the advection pass reads
+/// the velocity grid coherently. Deterministic (a total order on key, index).
+void SortTracersSpatially(Tracers& tracers);
+
+}  // namespace vorton

@@ -1,0 +1,508 @@
+#include "sim/solvers/grid_solver.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <utility>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <glm/geometric.hpp>
+
+#include "sim/solvers/biot_savart.h"
+#include "sim/solvers/grid_solver_fft.h"
+
+namespace vorton {
+
+namespace {
+
+// ---- Stencils -----------------------------------------------------------------------------
+
+/// Weights of the stencil points base … base+width−1 along one axis for a
+/// point at u (grid units).
+template <GridStencil S>
+struct Stencil;
+
+template <>
+struct Stencil<GridStencil::kM4Prime> {
+    static constexpr int kWidth = 4;
+    /// M4′(x) = 1 − 5x²/2 + 3|x|³/2 for |x| ≤ 1, (2 − |x|)²(1 − |x|)/2 for
+    /// 1 ≤ |x| ≤ 2, written for the four distances 1+t, t, 1−t, 2−t.
+    static int Weights(float u, float* w) {
+        const float floor = std::floor(u);
+        const float t = u - floor, s = 1.0f - t;
+        w[0] = -0.5f * t * s * s;
+        w[1] = 1.0f - t * t * (2.5f - 1.5f * t);
+        w[2] = 1.0f - s * s * (2.5f - 1.5f * s);
+        w[3] = -0.5f * t * t * s;
+        return int(floor) - 1;
+    }
+};
+
+template <>
+struct Stencil<GridStencil::kCloudInCell> {
+    static constexpr int kWidth = 2;
+    static int Weights(float u, float* w) {
+        const float floor = std::floor(u);
+        const float t = u - floor;
+        w[0] = 1.0f - t;
+        w[1] = t;
+        return int(floor);
+    }
+};
+
+/// Grid units of x along each axis, clamped far outside the grid so the
+/// floor fits an int (and NaN goes to the low side); such points carry no weight.
+glm::vec3 GridUnits(const GridGeometry& grid, glm::vec3 x) {
+    glm::vec3 u = (x - grid.origin) / grid.spacing;
+    for (int a = 0; a < 3; ++a) {
+        const float hi = float(grid.points[a] + 4);
+        if (!(u[a] >= -4.0f)) u[a] = -4.0f;
+        if (u[a] > hi) u[a] = hi;
+    }
+    return u;
+}
+
+}  // namespace
+
+// ---- GridSolver ---------------------------------------------------------------------------
+
+GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {}
+GridSolver::~GridSolver() = default;
+GridSolver::GridSolver(GridSolver&&) noexcept = default;
+GridSolver& GridSolver::operator=(GridSolver&&) noexcept = default;
+
+void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
+    const glm::ivec3 n = grid.points;
+    assert(n.x >= 2 && n.y >= 2 && n.z >= 2);
+    const glm::ivec3 padded(FftSize(2 * n.x - 1), FftSize(2 * n.y - 1), FftSize(2 * n.z - 1));
+    m_grid = grid;
+    if (padded != m_fft->size) m_fft->MakePlans(padded);
+    const std::size_t spectrumSize = std::size_t(m_fft->nxc) * padded.y * n.z;
+    for (auto& s : m_spectrum) s.resize(spectrumSize);
+    m_alpha.resize(grid.PointCount());
+    m_velocity.resize(grid.PointCount());
+    if (padded != m_padded || grid.spacing != m_kernelSpacing || sigma2 != m_kernelSigma2) {
+        m_padded = padded;
+        m_kernelSpacing = grid.spacing;
+        m_kernelSigma2 = sigma2;
+        ComputeKernel();
+    }
+}
+
+void GridSolver::ComputeKernel() {
+    Fft& fft = *m_fft;
+    const glm::ivec3 N = m_padded;
+    const glm::dvec3 h(m_kernelSpacing);
+    const double sigma2 = m_kernelSigma2;
+    // Full-size spectrum of one component, only while the kernel changes.
+    std::vector<Complex> full(std::size_t(fft.nxc) * N.y * N.z);
+    Complex* const spectra[1] = {full.data()};
+    // Offsets on the periodic padded grid by minimum image: index m is offset
+    // m for m < N/2 and m − N above, which covers every difference
+    // −(n−1) … n−1 of two unpadded points since N ≥ 2n − 1.
+    auto offset = [&](int m, int a) { return (2 * m < N[a] ? m : m - N[a]) * h[a]; };
+    const double scale = double(kOneOverFourPi) / (double(N.x) * N.y * N.z);
+    const int batches = (fft.nxc + kBatch - 1) / kBatch;
+    for (int c = 0; c < 3; ++c) {
+        fft.ForwardX(spectra, N.y, N.z, [&](int, int j, int k, float* line) {
+            const double y = offset(j, 1), z = offset(k, 2);
+            for (int i = 0; i < N.x; ++i) {
+                const glm::dvec3 r(offset(i, 0), y, z);
+                const int ijk[3] = {i, j, k};
+                // K_c is odd along c: at the Nyquist index (its own mirror image,
+                // never an offset two unpadded points have) it must be 0 for the
+                // transform to be purely imaginary.
+                if (2 * ijk[c] == N[c]) {
+                    line[i] = 0.0f;
+                    continue;
+                }
+                const double q = glm::dot(r, r) + sigma2;
+                line[i] = float(r[c] / (q * std::sqrt(q)));
+            }
+        });
+        fft.TransformY(spectra, N.z, N.y, N.y, true);
+        Fft::ForBatches(N.y, fft.nxc, [&](int j, int i0) {
+            LineScratch& s = fft.Local();
+            const int lines = std::min(kBatch, fft.nxc - i0);
+            const std::size_t stride = std::size_t(fft.nxc) * N.y;
+            Complex* base = full.data() + fft.Index(i0, j, 0);
+            Fft::Gather(base, stride, N.z, N.z, lines, s.line[0].data());
+            fftwf_execute_dft(fft.forwardZ.get(), AsFftw(s.line[0].data()),
+                              AsFftw(s.line[0].data()));
+            Fft::Scatter(s.line[0].data(), N.z, N.z, lines, stride, base);
+        });
+        if (c == 0) m_kernel.assign(std::size_t(batches) * N.y * kBatch * N.z * 3, 0.0f);
+        for (int k = 0; k < N.z; ++k) {
+            for (int j = 0; j < N.y; ++j) {
+                for (int i = 0; i < fft.nxc; ++i) {
+                    const std::size_t t = std::size_t(j) * batches + std::size_t(i / kBatch);
+                    const std::size_t at =
+                        ((t * kBatch + std::size_t(i % kBatch)) * N.z + k) * 3 + c;
+                    m_kernel[at] = float(double(full[fft.Index(i, j, k)].imag()) * scale);
+                }
+            }
+        }
+    }
+}
+
+void GridSolver::Solve(const GridGeometry& grid, const VortonSources& sources, bool gradient) {
+    assert(sources.alpha.size() == sources.position.size() &&
+           sources.sigma2.size() == sources.position.size());
+    // One core radius for the kernel: exactly the common σ² when all agree,
+    // else the |α|-weighted mean (in double, summed in index order).
+    float sigma2 = sources.sigma2.empty() ? 0.0f : sources.sigma2[0];
+    if (std::any_of(sources.sigma2.begin(), sources.sigma2.end(),
+                    [&](float s) { return s != sigma2; })) {
+        double weighted = 0.0, weight = 0.0;
+        for (std::size_t k = 0; k < sources.sigma2.size(); ++k) {
+            const double w = glm::length(glm::dvec3(sources.alpha[k]));
+            weighted += w * sources.sigma2[k];
+            weight += w;
+        }
+        if (weight > 0.0) sigma2 = float(weighted / weight);
+    }
+    Configure(grid, sigma2);
+    if (sources.position.empty()) {
+        std::fill(m_velocity.begin(), m_velocity.end(), glm::vec3(0.0f));
+        if (gradient) {
+            m_packed.assign(4 * grid.PointCount(), Packed4{0.0f, 0.0f, 0.0f, 0.0f});
+        } else {
+            m_packed.clear();
+        }
+        return;
+    }
+    Assign(sources);
+    Convolve();
+    if (gradient) {
+        ComputeGradient();
+    } else {
+        m_packed.clear();
+    }
+}
+
+namespace {
+
+/// Adds the strengths of the vortons listed in `order` to the grid planes
+/// [k0, k1), each with its stencil's weights.
+template <int W, typename VortonStencil>
+void AssignPlanes(const GridGeometry& grid, std::span<const VortonStencil> stencils,
+                  std::span<const glm::vec3> strength, std::span<const std::uint32_t> order, int k0,
+                  int k1, std::span<glm::vec3> alpha) {
+    const glm::ivec3 n = grid.points;
+    for (const std::uint32_t p : order) {
+        const VortonStencil& st = stencils[p];
+        const glm::vec3 a = strength[p];
+        for (int oz = 0; oz < W; ++oz) {
+            const int k = st.base[2] + oz;
+            if (k < k0 || k >= k1) continue;
+            for (int oy = 0; oy < W; ++oy) {
+                const int j = st.base[1] + oy;
+                if (j < 0 || j >= n.y) continue;
+                const float wzy = st.w[2][oz] * st.w[1][oy];
+                const std::size_t row = grid.Index(0, j, k);
+                for (int ox = 0; ox < W; ++ox) {
+                    const int i = st.base[0] + ox;
+                    if (i < 0 || i >= n.x) continue;
+                    alpha[row + i] += (wzy * st.w[0][ox]) * a;
+                }
+            }
+        }
+    }
+}
+
+/// Each vorton's stencil and its sort key, the stencil's highest plane
+/// clamped to [0, keys − 1]. Parallel over vortons.
+template <GridStencil S, typename VortonStencil>
+void LocateVortons(const GridGeometry& grid, std::span<const glm::vec3> position, int keys,
+                   std::span<VortonStencil> stencils, std::span<std::uint32_t> key) {
+    constexpr int W = Stencil<S>::kWidth;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, position.size(), 256), [&](const auto& r) {
+        for (std::size_t p = r.begin(); p != r.end(); ++p) {
+            const glm::vec3 u = GridUnits(grid, position[p]);
+            VortonStencil& st = stencils[p];
+            for (int a = 0; a < 3; ++a) st.base[a] = Stencil<S>::Weights(u[a], st.w[a]);
+            assert(st.base[0] >= 0 && st.base[1] >= 0 && st.base[2] >= 0 &&
+                   st.base[0] + W <= grid.points.x && st.base[1] + W <= grid.points.y &&
+                   st.base[2] + W <= grid.points.z &&
+                   "vorton within the stencil's margin of the grid's faces");
+            key[p] = std::uint32_t(std::clamp(st.base[2] + W - 1, 0, keys - 1));
+        }
+    });
+}
+
+}  // namespace
+
+void GridSolver::Assign(const VortonSources& sources) {
+    const std::size_t count = sources.position.size();
+    const int nz = m_grid.points.z;
+    const int width = m_stencil == GridStencil::kM4Prime ? 4 : 2;
+    // Plane k receives from the vortons whose key (highest stencil plane) is
+    // k … k + width − 1; keys run to nz + width − 2.
+    const int keys = nz + width - 1;
+    m_stencils.resize(count);
+    m_planeOf.resize(count);
+    if (m_stencil == GridStencil::kM4Prime) {
+        LocateVortons<GridStencil::kM4Prime>(m_grid, sources.position, keys, std::span(m_stencils),
+                                             m_planeOf);
+    } else {
+        LocateVortons<GridStencil::kCloudInCell>(m_grid, sources.position, keys,
+                                                 std::span(m_stencils), m_planeOf);
+    }
+    // Counting sort by key, stable (index order within a key).
+    m_planeStart.assign(std::size_t(keys) + 1, 0);
+    m_order.resize(count);
+    for (std::size_t p = 0; p < count; ++p) ++m_planeStart[std::size_t(m_planeOf[p]) + 1];
+    for (int key = 0; key < keys; ++key) m_planeStart[key + 1] += m_planeStart[key];
+    for (std::size_t p = 0; p < count; ++p)
+        m_order[m_planeStart[m_planeOf[p]]++] = std::uint32_t(p);
+    for (int key = keys; key > 0; --key) m_planeStart[key] = m_planeStart[key - 1];
+    m_planeStart[0] = 0;
+
+    // Each task owns a slab of planes and adds every vorton that reaches it,
+    // in the sorted order: a point's sum has the same order for any split.
+    const std::size_t plane = std::size_t(m_grid.points.x) * m_grid.points.y;
+    tbb::parallel_for(tbb::blocked_range<int>(0, nz, 2), [&](const tbb::blocked_range<int>& r) {
+        const int k0 = r.begin(), k1 = r.end();
+        std::fill(m_alpha.begin() + std::ptrdiff_t(k0 * plane),
+                  m_alpha.begin() + std::ptrdiff_t(k1 * plane), glm::vec3(0.0f));
+        const std::span<const std::uint32_t> order(
+            m_order.data() + m_planeStart[k0],
+            m_order.data() + m_planeStart[std::min(k1 + width - 1, keys)]);
+        if (m_stencil == GridStencil::kM4Prime) {
+            AssignPlanes<4>(m_grid, std::span(std::as_const(m_stencils)), sources.alpha, order, k0,
+                            k1, m_alpha);
+        } else {
+            AssignPlanes<2>(m_grid, std::span(std::as_const(m_stencils)), sources.alpha, order, k0,
+                            k1, m_alpha);
+        }
+    });
+}
+
+void GridSolver::Convolve() {
+    Fft& fft = *m_fft;
+    const glm::ivec3 n = m_grid.points, N = m_padded;
+    Complex* const spectra[3] = {m_spectrum[0].data(), m_spectrum[1].data(), m_spectrum[2].data()};
+
+    // Forward: x lines of the unpadded grid only, then y lines of the
+    // unpadded z planes only; the padding is never transformed as data.
+    fft.ForwardX(spectra, n.y, n.z, [&](int c, int j, int k, float* line) {
+        const glm::vec3* row = m_alpha.data() + m_grid.Index(0, j, k);
+        for (int i = 0; i < n.x; ++i) line[i] = row[i][c];
+        std::fill(line + n.x, line + N.x, 0.0f);
+    });
+    fft.TransformY(spectra, n.z, n.y, N.y, true);
+
+    // z lines: forward, multiply by the kernel, inverse, keep z < n.z. In
+    // Fourier space v̂ = α̂ × K̂ with K̂_c = iG_c (G real, 1/(4π N.x N.y N.z) folded in).
+    const int nxc = fft.nxc, batches = (nxc + kBatch - 1) / kBatch;
+    const std::size_t zStride = std::size_t(nxc) * N.y;
+    Fft::ForBatches(N.y, nxc, [&](int j, int i0) {
+        LineScratch& s = fft.Local();
+        const int lines = std::min(kBatch, nxc - i0);
+        for (int c = 0; c < 3; ++c) {
+            Fft::Gather(spectra[c] + fft.Index(i0, j, 0), zStride, n.z, N.z, lines,
+                        s.line[c].data());
+            fftwf_execute_dft(fft.forwardZ.get(), AsFftw(s.line[c].data()),
+                              AsFftw(s.line[c].data()));
+        }
+        const float* kernel =
+            m_kernel.data() + (std::size_t(j) * batches + i0 / kBatch) * kBatch * N.z * 3;
+        for (int b = 0; b < lines; ++b) {
+            for (int k = 0; k < N.z; ++k) {
+                const std::size_t at = std::size_t(b) * N.z + k;
+                const float gx = kernel[3 * at], gy = kernel[3 * at + 1], gz = kernel[3 * at + 2];
+                const Complex ax = s.line[0][at], ay = s.line[1][at], az = s.line[2][at];
+                const Complex cx = ay * gz - az * gy, cy = az * gx - ax * gz,
+                              cz = ax * gy - ay * gx;
+                // Multiply by i: (re, im) → (−im, re).
+                s.line[0][at] = Complex(-cx.imag(), cx.real());
+                s.line[1][at] = Complex(-cy.imag(), cy.real());
+                s.line[2][at] = Complex(-cz.imag(), cz.real());
+            }
+        }
+        for (int c = 0; c < 3; ++c) {
+            fftwf_execute_dft(fft.inverseZ.get(), AsFftw(s.line[c].data()),
+                              AsFftw(s.line[c].data()));
+            Fft::Scatter(s.line[c].data(), n.z, N.z, lines, zStride,
+                         spectra[c] + fft.Index(i0, j, 0));
+        }
+    });
+
+    // Inverse: y lines of the unpadded z planes, keeping y < n.y, then x lines
+    // of the unpadded grid, keeping x < n.x.
+    fft.TransformY(spectra, n.z, N.y, n.y, false);
+    fft.InverseX(spectra, n.y, n.z, [&](int c, int j, int k, const float* line) {
+        glm::vec3* row = m_velocity.data() + m_grid.Index(0, j, k);
+        for (int i = 0; i < n.x; ++i) row[i][c] = line[i];
+    });
+}
+
+// ---- Velocity gradient on the grid --------------------------------------------------------
+
+void GridSolver::ComputeGradient() {
+    const glm::ivec3 n = m_grid.points;
+    const std::ptrdiff_t stride[3] = {1, std::ptrdiff_t(n.x), std::ptrdiff_t(n.x) * n.y};
+    const glm::vec3 inverse = 1.0f / m_grid.spacing;
+    m_packed.resize(4 * m_grid.PointCount());
+    tbb::parallel_for(tbb::blocked_range<int>(0, n.z), [&](const tbb::blocked_range<int>& r) {
+        for (int k = r.begin(); k != r.end(); ++k) {
+            for (int j = 0; j < n.y; ++j) {
+                for (int i = 0; i < n.x; ++i) {
+                    const int ijk[3] = {i, j, k};
+                    const std::size_t g = m_grid.Index(i, j, k);
+                    const glm::vec3* v = m_velocity.data() + g;
+                    Packed4* packed = m_packed.data() + 4 * g;
+                    packed[0] = Packed4{v->x, v->y, v->z, 0.0f};
+                    for (int a = 0; a < 3; ++a) {
+                        const int m = ijk[a], last = n[a] - 1;
+                        const std::ptrdiff_t s = stride[a];
+                        glm::vec3 d;
+                        if (m >= 2 && m + 2 <= last) {
+                            // Fourth-order central difference.
+                            d = (8.0f * (v[s] - v[-s]) - (v[2 * s] - v[-2 * s])) * (1.0f / 12.0f);
+                        } else if (m >= 1 && m + 1 <= last) {
+                            d = 0.5f * (v[s] - v[-s]);
+                        } else if (last < 2) {
+                            d = m == 0 ? v[s] - v[0] : v[0] - v[-s];
+                        } else if (m == 0) {
+                            d = 0.5f * (4.0f * v[s] - 3.0f * v[0] - v[2 * s]);
+                        } else {
+                            d = 0.5f * (3.0f * v[0] - 4.0f * v[-s] + v[-2 * s]);
+                        }
+                        d *= inverse[a];
+                        packed[1 + a] = Packed4{d.x, d.y, d.z, 0.0f};
+                    }
+                }
+            }
+        }
+    });
+}
+
+// ---- Interpolation back to points ---------------------------------------------------------
+
+namespace {
+
+/// Four floats in one SIMD register, the same type as GridSolver::Packed4.
+using Packed4 = float __attribute__((vector_size(16)));
+
+/// Velocity at one point: the W-wide stencil at base with weights w.
+template <int W>
+glm::vec3 GatherVelocity(const GridGeometry& grid, const glm::vec3* velocity, const int* base,
+                         const float (*w)[W]) {
+    glm::vec3 sum(0.0f);
+    for (int oz = 0; oz < W; ++oz) {
+        for (int oy = 0; oy < W; ++oy) {
+            const glm::vec3* row = velocity + grid.Index(base[0], base[1] + oy, base[2] + oz);
+            const float wzy = w[2][oz] * w[1][oy];
+            for (int ox = 0; ox < W; ++ox) sum += (wzy * w[0][ox]) * row[ox];
+        }
+    }
+    return sum;
+}
+
+/// Velocity and (∇v)ᵀω at one point from the packed velocity and gradient
+/// (four 4-float vectors per point: v, ∂_x v, ∂_y v, ∂_z v): each stencil row
+/// is summed along x first, 4 floats at a time.
+template <int W>
+void GatherPacked(const GridGeometry& grid, const Packed4* packed, const int* base,
+                  const float (*w)[W], glm::vec3 omega, glm::vec3* v, glm::vec3* s) {
+    Packed4 acc[4] = {};
+    for (int oz = 0; oz < W; ++oz) {
+        for (int oy = 0; oy < W; ++oy) {
+            const Packed4* row = packed + 4 * grid.Index(base[0], base[1] + oy, base[2] + oz);
+            Packed4 line[4] = {};
+            for (int ox = 0; ox < W; ++ox) {
+                for (int q = 0; q < 4; ++q) line[q] += w[0][ox] * row[4 * ox + q];
+            }
+            const float wzy = w[2][oz] * w[1][oy];
+            for (int q = 0; q < 4; ++q) acc[q] += wzy * line[q];
+        }
+    }
+    *v = glm::vec3(acc[0][0], acc[0][1], acc[0][2]);
+    for (int a = 0; a < 3; ++a)
+        (*s)[a] = omega.x * acc[1 + a][0] + omega.y * acc[1 + a][1] + omega.z * acc[1 + a][2];
+}
+
+template <GridStencil S, bool kStretch>
+void EvaluateRange(const GridGeometry& grid, const glm::vec3* velocity, const Packed4* packed,
+                   const VelocityQuery& q, std::size_t begin, std::size_t end) {
+    constexpr int W = Stencil<S>::kWidth;
+    for (std::size_t p = begin; p < end; ++p) {
+        const glm::vec3 u = GridUnits(grid, q.points[p]);
+        float w[3][W];
+        int base[3];
+        bool inside = true;
+        for (int a = 0; a < 3; ++a) {
+            base[a] = Stencil<S>::Weights(u[a], w[a]);
+            inside = inside && base[a] >= 0 && base[a] + W <= grid.points[a];
+        }
+        if (inside) {
+            if constexpr (kStretch) {
+                GatherPacked<W>(grid, packed, base, w, q.omega[p], &q.velocity[p], &q.stretch[p]);
+            } else {
+                q.velocity[p] = GatherVelocity<W>(grid, velocity, base, w);
+            }
+            continue;
+        }
+        // Near a face: trilinear, clamped into the grid (like Interpolate).
+        const CellWeights c = Locate(grid, q.points[p]);
+        const int cell[3] = {c.i, c.j, c.k};
+        float w2[3][2];
+        for (int a = 0; a < 3; ++a) {
+            w2[a][0] = 1.0f - c.f[a];
+            w2[a][1] = c.f[a];
+        }
+        if constexpr (kStretch) {
+            GatherPacked<2>(grid, packed, cell, w2, q.omega[p], &q.velocity[p], &q.stretch[p]);
+        } else {
+            q.velocity[p] = GatherVelocity<2>(grid, velocity, cell, w2);
+        }
+    }
+}
+
+}  // namespace
+
+bool GridSolver::Holds(glm::vec3 x) const {
+    const glm::vec3 u = GridUnits(m_grid, x);
+    const int width = m_stencil == GridStencil::kM4Prime ? Stencil<GridStencil::kM4Prime>::kWidth
+                                                          : Stencil<GridStencil::kCloudInCell>::kWidth;
+    for (int a = 0; a < 3; ++a) {
+        float w[4];
+        const int base = m_stencil == GridStencil::kM4Prime ? Stencil<GridStencil::kM4Prime>::Weights(u[a], w)
+                                                             : Stencil<GridStencil::kCloudInCell>::Weights(u[a], w);
+        if (!(base >= 0 && base + width <= m_grid.points[a])) return false;
+    }
+    return true;
+}
+
+void GridSolver::Evaluate(const VelocityQuery& query) const {
+    assert(query.velocity.size() == query.points.size());
+    assert(m_velocity.size() == m_grid.PointCount());
+    const bool stretch = !query.omega.empty();
+    assert(!stretch || (query.omega.size() == query.points.size() &&
+                        query.stretch.size() == query.points.size()));
+    assert(!stretch || m_packed.size() == 4 * m_grid.PointCount());
+    const glm::vec3* v = m_velocity.data();
+    const Packed4* d = m_packed.data();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, query.points.size(), 64),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                          if (m_stencil == GridStencil::kM4Prime) {
+                              if (stretch) {
+                                  EvaluateRange<GridStencil::kM4Prime, true>(m_grid, v, d, query,
+                                                                             r.begin(), r.end());
+                              } else {
+                                  EvaluateRange<GridStencil::kM4Prime, false>(m_grid, v, d, query,
+                                                                              r.begin(), r.end());
+                              }
+                          } else if (stretch) {
+                              EvaluateRange<GridStencil::kCloudInCell, true>(m_grid, v, d, query,
+                                                                             r.begin(), r.end());
+                          } else {
+                              EvaluateRange<GridStencil::kCloudInCell, false>(m_grid, v, d, query,
+                                                                              r.begin(), r.end());
+                          }
+                      });
+}
+
+}  // namespace vorton

@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// Velocity from vorticity behind one seam: direct summation, the treecode
+/// and the FFT grid solver answer the same questions, and Simulation picks
+/// one by name (MakeVelocitySolver) instead of branching at every use.
+
+#include <memory>
+#include <span>
+
+#include <glm/vec3.hpp>
+
+#include "sim/params.h"
+#include "sim/numerics/uniform_grid.h"
+#include "sim/solvers/vorton_sources.h"
+
+namespace vorton {
+
+/// The live settings a solver reads at each Load.
+struct SolverSettings {
+    float treeTheta = 0.6f;  ///< treecode opening angle, clamped to [0.01, 1]
+    int treeLeafSize = 16;   ///< vortons per treecode leaf at most, ≥ 1
+};
+
+/// The regularised Biot–Savart sum v(x) = (1/4π) Σ α_k × r/(|r|²+σ_k²)^{3/2}
+/// (biot_savart.h) over loaded sources, at the sources (with the stretching
+/// term) and at any other points. Gourlay part 3; Cottet & Koumoutsakos (2000).
+/// Implementations are deterministic: results do not depend on the thread count.
+class VelocitySolver {
+public:
+    virtual ~VelocitySolver() = default;
+    /// Direct, Tree or Grid.
+    virtual Solver Kind() const = 0;
+    /// Takes N sources for the evaluations that follow (the spans must stay
+    /// valid until the next Load). `vortonGrid` is the grid fitted to the
+    /// sources (Simulation::FitVortonGrid): the grid solver solves on it, the
+    /// others ignore it. `stretching`: EvaluateAtSources will be asked for the
+    /// stretching term.
+    virtual void Load(const VortonSources& sources, const GridGeometry& vortonGrid, const SolverSettings& settings,
+                      bool stretching) = 0;
+    /// Velocity (N, m/s) and, when omega is not empty, the stretching
+    /// (∇v)ᵀω (N, 1/s²) at the sources themselves, ω the sources' vorticity.
+    virtual void EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
+                                   std::span<glm::vec3> stretch) = 0;
+    /// Velocity (m/s) at M points anywhere, near the sources or far from them.
+    virtual void Evaluate(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) = 0;
+    /// The velocity on every point of the loaded vortonGrid when the solver
+    /// computes it anyway (the grid solver), else empty.
+    virtual std::span<const glm::vec3> GridVelocity() const { return {}; }
+};
+
+/// A new solver of the given kind (Direct, Tree or Grid; Auto is resolved by
+/// the caller).
+std::unique_ptr<VelocitySolver> MakeVelocitySolver(Solver kind);
+
+}  // namespace vorton
