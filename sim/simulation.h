@@ -203,6 +203,11 @@ public:
     /// The same by direct summation (the reference).
     void DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
 
+    /// Whether the tracers' passes may use their AVX2 path where the CPU has
+    /// it (on by default). Both paths give the same bits; for the test that
+    /// checks so.
+    void UseTracerSimd(bool enabled) { m_tracerSimd = enabled; }
+
 private:
     /// What the stages of one step share.
     struct StepContext {
@@ -342,6 +347,7 @@ private:
     std::vector<glm::vec4> m_bodySpheres;  // RemeshVortons: centre, radius
     std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay
     Solver m_activeSolver = Solver::Direct;  // resolved at the start of each step
+    bool m_tracerSimd = true;                // UseTracerSimd
     // Per solver kind (Direct, Tree, Grid), made when first used: [0] the
     // step's first and last evaluations, [1] the predictor's.
     std::array<std::unique_ptr<VelocitySolver>, 3> m_solvers[2];

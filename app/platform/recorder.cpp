@@ -1,6 +1,7 @@
 #include "app/platform/recorder.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +20,28 @@ extern char** environ;
 
 namespace vorton::platform {
 namespace {
+
+/// write(2) to a pipe whose reader may have died, without the SIGPIPE that
+/// would end the process: the signal is blocked in this thread for the write
+/// and, if the write raised it (EPIPE), taken off the pending set. The
+/// process's own SIGPIPE disposition is left as the application set it.
+ssize_t WriteWithoutSigpipe(int fd, const void* data, std::size_t size) {
+    sigset_t pipeSignal, previous;
+    sigemptyset(&pipeSignal);
+    sigaddset(&pipeSignal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous);
+    const ssize_t n = ::write(fd, data, size);
+    const int error = errno;
+    if (n < 0 && error == EPIPE) {
+        const timespec now{0, 0};
+        while (sigtimedwait(&pipeSignal, nullptr, &now) < 0 && errno == EINTR) {
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    errno = error;
+    return n;
+}
+
 
 namespace fs = std::filesystem;
 
@@ -171,8 +194,6 @@ Status Recorder::StartFfmpeg(int fps) {
         m_ffmpeg = -1;
         return Error{"Cannot start " + ffmpeg.string() + ": " + std::strerror(spawnError)};
     }
-    // A write to a pipe whose reader died would otherwise kill the whole app with SIGPIPE.
-    std::signal(SIGPIPE, SIG_IGN);
     m_pipe = fds[1];
     m_recording = true;
     return Ok{};
@@ -193,7 +214,7 @@ Status Recorder::AddFrame(const std::uint8_t* rgbTopDown) {
     }
     std::size_t written = 0;
     while (written < bytes) {
-        const ssize_t n = ::write(m_pipe, rgbTopDown + written, bytes - written);
+        const ssize_t n = WriteWithoutSigpipe(m_pipe, rgbTopDown + written, bytes - written);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             const std::string why = std::strerror(errno);

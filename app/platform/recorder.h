@@ -16,8 +16,9 @@ namespace vorton::platform {
 /// ffmpeg's pad filter), or to a PNG sequence `frame_000000.png`, ... when the path is a
 /// directory or ends in '/' (created if missing, with parents).
 /// Errors (never thrown, never fatal): ffmpeg not found on PATH, directory not
-/// creatable/writable, ffmpeg exited (SIGPIPE is ignored process-wide once an MP4 recording
-/// starts, so a dead ffmpeg shows up as a failed write), with a message saying why. After an
+/// creatable/writable, ffmpeg exited (its pipe is written with SIGPIPE blocked for the
+/// write, so a dead ffmpeg shows up as a failed write, not a killed process; the
+/// process's signal dispositions are left alone), with a message saying why. After an
 /// error the recording is over (IsRecording() is false).
 class Recorder {
 public:

@@ -12,6 +12,7 @@
 #include <glm/vec3.hpp>
 
 #include "sim/numerics/aabb.h"
+#include "sim/numerics/simd.h"
 
 namespace vorton {
 
@@ -67,8 +68,8 @@ class GridSampler {
 public:
     /// Four floats in one SIMD register (GCC/Clang vector extension; scalar
     /// code on targets without SIMD). Grid values are stored padded to four.
-    using Float4 = float __attribute__((vector_size(16)));
-    using Int4 = int __attribute__((vector_size(16)));
+    using Float4 = vorton::Float4;
+    using Int4 = vorton::Int4;
 
     explicit GridSampler(const GridGeometry& grid)
         : m_origin{grid.origin.x, grid.origin.y, grid.origin.z, 0.0f},

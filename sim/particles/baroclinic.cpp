@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include "sim/numerics/aabb.h"
+#include "sim/numerics/counting_sort.h"
 
 namespace vorton {
 
@@ -74,17 +75,12 @@ void BaroclinicGenerator::ComputeRates(std::span<const glm::vec3> position, std:
     // the threads.
     m_weight.assign(points, 0.0f);
     const int layers = m_grid.points.z;
-    m_layerStart.assign(std::size_t(layers) + 1, 0);
     m_layerOf.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
         const float u = (position[k].z - m_grid.origin.z) / m_grid.spacing.z;
         m_layerOf[k] = std::uint32_t(std::clamp(int(std::floor(u)), 0, layers - 1));
-        ++m_layerStart[m_layerOf[k] + 1];
     }
-    for (int b = 0; b < layers; ++b) m_layerStart[std::size_t(b) + 1] += m_layerStart[std::size_t(b)];
-    m_byLayer.resize(n);
-    m_fill.assign(m_layerStart.begin(), m_layerStart.end() - 1);
-    for (std::size_t k = 0; k < n; ++k) m_byLayer[m_fill[m_layerOf[k]]++] = std::uint32_t(k);
+    CountingSort(m_layerOf, std::size_t(layers), m_layerStart, m_byLayer);
     for (int phase = 0; phase < 4; ++phase) {
         const int tasks = std::max(0, (layers - phase + 3) / 4);
         tbb::parallel_for(tbb::blocked_range<int>(0, tasks, 1), [&](const tbb::blocked_range<int>& r) {

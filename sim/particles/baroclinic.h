@@ -44,7 +44,7 @@ private:
     std::vector<float> m_density;
     std::vector<glm::vec3> m_gradient;  // then B·cell
     std::vector<float> m_weight;        // Σ of receiving weights at each point
-    std::vector<std::uint32_t> m_layerStart, m_layerOf, m_byLayer, m_fill;  // vortons by z-layer
+    std::vector<std::uint32_t> m_layerStart, m_layerOf, m_byLayer;  // vortons by z-layer
 };
 
 }  // namespace vorton

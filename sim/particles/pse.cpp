@@ -19,6 +19,8 @@
 
 #include "sim/numerics/aabb.h"
 #include "sim/numerics/step_helpers.h"
+#include "sim/numerics/counting_sort.h"
+#include "sim/numerics/simd.h"
 
 namespace vorton {
 
@@ -28,8 +30,8 @@ constexpr float kCutoff = 3.0f;  // in units of ε
 constexpr std::size_t kPairwiseFrom = 500;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
-using F8 = float __attribute__((vector_size(32)));
-using I8 = std::int32_t __attribute__((vector_size(32)));
+using F8 = Float8;
+using I8 = Int8;
 
 inline F8 Load8(const float* p) {
     F8 v;
@@ -223,19 +225,14 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
     const glm::ivec3 dims = m_cells.points;
     const std::size_t cellCount = m_cells.PointCount();
 
-    // Counting sort of vortons by cell, serial and in index order.
+    // The vortons sorted by cell.
     m_cellOf.resize(n);
-    m_start.assign(cellCount + 1, 0);
     for (std::size_t p = 0; p < n; ++p) {
         const glm::ivec3 c = glm::clamp(glm::ivec3(glm::floor((position[p] - m_cells.origin) / h)),
                                         glm::ivec3(0), dims - 1);
         m_cellOf[p] = std::uint32_t(m_cells.Index(c.x, c.y, c.z));
-        ++m_start[m_cellOf[p] + 1];
     }
-    for (std::size_t c = 0; c < cellCount; ++c) m_start[c + 1] += m_start[c];
-    m_sorted.resize(n);
-    m_fill.assign(m_start.begin(), m_start.end() - 1);
-    for (std::size_t p = 0; p < n; ++p) m_sorted[m_fill[m_cellOf[p]]++] = std::uint32_t(p);
+    CountingSort(m_cellOf, cellCount, m_start, m_sorted);
 
     // Cell-ordered copies of what the pair term reads.
     // Seven zeros past the end, so eight-wide loads of a run's last candidates stay inside.

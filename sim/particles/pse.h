@@ -40,7 +40,6 @@ private:
     std::vector<std::uint32_t> m_start;   // first sorted vorton of each cell, size cells+1
     std::vector<std::uint32_t> m_sorted;  // vorton indices sorted by cell
     std::vector<std::uint32_t> m_cellOf;  // cell of each vorton
-    std::vector<std::uint32_t> m_fill;    // counting-sort cursor per cell
     // The vortons in cell order, one array per component, so the inner loop
     // over a run of neighbouring cells is contiguous and vectorises.
     std::vector<float> m_x, m_y, m_z, m_ax, m_ay, m_az, m_volume, m_radius, m_eddy;

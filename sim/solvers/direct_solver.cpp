@@ -9,6 +9,7 @@
 #include "sim/solvers/biot_savart.h"
 #include "sim/solvers/vorton_sources.h"
 #include "sim/numerics/step_helpers.h"
+#include "sim/numerics/simd.h"
 
 namespace vorton {
 
@@ -17,7 +18,7 @@ namespace {
 // Eight-lane vectors passed between inline helpers of this file only: the
 // ABI note about 32-byte vectors without AVX does not concern us.
 #pragma GCC diagnostic ignored "-Wpsabi"
-using F8 = float __attribute__((vector_size(32)));
+using F8 = Float8;
 
 [[gnu::always_inline]] inline F8 Load8(const float* p) {
     F8 v;

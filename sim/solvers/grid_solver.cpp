@@ -11,6 +11,7 @@
 
 #include "sim/solvers/biot_savart.h"
 #include "sim/solvers/grid_solver_fft.h"
+#include "sim/numerics/counting_sort.h"
 
 namespace vorton {
 
@@ -249,15 +250,7 @@ void GridSolver::Assign(const VortonSources& sources) {
         LocateVortons<GridStencil::kCloudInCell>(m_grid, sources.position, keys,
                                                  std::span(m_stencils), m_planeOf);
     }
-    // Counting sort by key, stable (index order within a key).
-    m_planeStart.assign(std::size_t(keys) + 1, 0);
-    m_order.resize(count);
-    for (std::size_t p = 0; p < count; ++p) ++m_planeStart[std::size_t(m_planeOf[p]) + 1];
-    for (int key = 0; key < keys; ++key) m_planeStart[key + 1] += m_planeStart[key];
-    for (std::size_t p = 0; p < count; ++p)
-        m_order[m_planeStart[m_planeOf[p]]++] = std::uint32_t(p);
-    for (int key = keys; key > 0; --key) m_planeStart[key] = m_planeStart[key - 1];
-    m_planeStart[0] = 0;
+    CountingSort(m_planeOf, std::size_t(keys), m_planeStart, m_order);
 
     // Each task owns a slab of planes and adds every vorton that reaches it,
     // in the sorted order: a point's sum has the same order for any split.
@@ -384,7 +377,7 @@ void GridSolver::ComputeGradient() {
 namespace {
 
 /// Four floats in one SIMD register, the same type as GridSolver::Packed4.
-using Packed4 = float __attribute__((vector_size(16)));
+using Packed4 = Float4;
 
 /// Velocity at one point: the W-wide stencil at base with weights w.
 template <int W>

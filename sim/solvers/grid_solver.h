@@ -15,6 +15,7 @@
 
 #include "sim/numerics/uniform_grid.h"
 #include "sim/solvers/vorton_sources.h"
+#include "sim/numerics/simd.h"
 
 namespace vorton {
 
@@ -116,7 +117,7 @@ private:
         float w[3][4];
     };  // 60 bytes
     // Four floats in one SIMD register (GCC/Clang vector extension).
-    using Packed4 = float __attribute__((vector_size(16)));
+    using Packed4 = Float4;
     using Complex = std::complex<float>;
 
     void Configure(const GridGeometry& grid, float sigma2);

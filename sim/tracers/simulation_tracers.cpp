@@ -172,8 +172,9 @@ void Simulation::PredictTracers(float dt) {
         const GridSampler::Float4* packed0 = m_gridPacked0.data();
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nt, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             // Eight at a time where the CPU allows, the rest here: the same bits either way.
-            std::size_t i = PredictTracersSimd(sample0, packed0, sample1, cells, u8, dt, position, velocity,
-                                               r.begin(), r.end());
+            std::size_t i = m_tracerSimd ? PredictTracersSimd(sample0, packed0, sample1, cells, u8, dt, position,
+                                                              velocity, r.begin(), r.end())
+                                         : r.begin();
             for (; i != r.end(); ++i) {
                 const glm::vec3 u0 = sample0.Sample(packed0, position[i]) + u8;
                 velocity[i] = u0;
@@ -213,8 +214,10 @@ Simulation::TracerPass Simulation::CorrectTracers(float dt) {
             [&](const tbb::blocked_range<std::size_t>& r, TracerScan acc) {
                 TracerPassScan simd;
                 bool simdMissing = false;
-                std::size_t i = CorrectTracersSimd(sample1, packed1, u8, dt, position, velocity, r.begin(), r.end(),
-                                                   &simd, checkMissing ? needed : nullptr, missing, &simdMissing);
+                std::size_t i = m_tracerSimd ? CorrectTracersSimd(sample1, packed1, u8, dt, position, velocity,
+                                                                  r.begin(), r.end(), &simd,
+                                                                  checkMissing ? needed : nullptr, missing, &simdMissing)
+                                             : r.begin();
                 acc.scan.maxNorm2 = std::max(acc.scan.maxNorm2, simd.maxNorm2);
                 acc.scan.nonFinite += simd.nonFinite;
                 acc.box.Grow(simd.box);

@@ -228,14 +228,10 @@ VORTON_AVX2 std::size_t Correct(const NestedGridSampler& sample1, const GridSamp
 
 }  // namespace
 
-std::atomic<bool> g_simdEnabled{true};
-
 bool TracerSimdAvailable() {
     static const bool available = __builtin_cpu_supports("avx2");
-    return available && g_simdEnabled.load(std::memory_order_relaxed);
+    return available;
 }
-
-void EnableTracerSimd(bool enabled) { g_simdEnabled.store(enabled); }
 
 std::size_t PredictTracersSimd(const NestedGridSampler& sample0, const GridSampler::Float4* grid0,
                                const NestedGridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
@@ -255,7 +251,6 @@ std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampl
 #else  // no AVX2 path on this target: everything goes through the scalar loops
 
 bool TracerSimdAvailable() { return false; }
-void EnableTracerSimd(bool) {}
 
 std::size_t PredictTracersSimd(const NestedGridSampler&, const GridSampler::Float4*, const NestedGridSampler&, std::uint8_t*,
                                glm::vec3, float, const glm::vec3*, glm::vec3*, std::size_t begin, std::size_t) {

@@ -19,11 +19,9 @@
 
 namespace vorton {
 
-/// True when the SIMD passes below can run on this CPU (and are not switched off).
+/// True when the SIMD passes below can run on this CPU. When false they
+/// return `begin` and the scalar loops do all the work.
 bool TracerSimdAvailable();
-/// Switches the SIMD passes off or back on (process-wide; for tests that
-/// check both paths give the same bits). On by default.
-void EnableTracerSimd(bool enabled);
 
 /// Predictor on tracers [begin, begin + 8k), the largest such range inside
 /// [begin, end): u0 = grid0(x) + u8 into velocity; when `cells` is not null,

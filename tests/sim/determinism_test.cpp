@@ -13,8 +13,9 @@
 namespace vorton {
 namespace {
 
-std::uint64_t HashAfter(const SceneSetup& setup, int steps, int threads) {
+std::uint64_t HashAfter(const SceneSetup& setup, int steps, int threads, bool tracerSimd = true) {
     Simulation sim(setup);
+    sim.UseTracerSimd(tracerSimd);
     const StepReport r = test::RunSteps(sim, steps, threads);
     EXPECT_TRUE(r.ok) << r.message;
     return test::StateHash(sim);
@@ -65,9 +66,7 @@ TEST(Determinism, TracerSimdPathGivesTheScalarBits) {
             setup.params.tracerCount = 20001;  // not a multiple of 8
             setup.params.solver = solver;
             const std::uint64_t simd = HashAfter(setup, 8, 2);
-            EnableTracerSimd(false);
-            const std::uint64_t scalar = HashAfter(setup, 8, 2);
-            EnableTracerSimd(true);
+            const std::uint64_t scalar = HashAfter(setup, 8, 2, false);
             EXPECT_EQ(simd, scalar) << scene << " " << SolverName(solver);
         }
     }
