@@ -1,4 +1,4 @@
-// Renders real frames through EGL + llvmpipe and checks the pixels.
+// Renders real frames through EGL + llvmpipe and checks the pixels: tracers, vortons, bounds, shaders.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
@@ -10,63 +10,20 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/platform/gl_context.h"
-#include "app/platform/orbit_camera.h"
-#include "render/renderer.h"
-#include "test_image.h"
+#include "headless_fixture.h"
 
 namespace vorton {
 namespace {
 
 using platform::CameraPose;
-using platform::GlContext;
-using platform::OrbitCamera;
 using render::FrameInput;
 using render::Renderer;
+using test::HeadlessRender;
+using test::kBlue;
+using test::kHeight;
+using test::kWidth;
 using test::MeanAround;
 using test::PixelAt;
-
-constexpr int kWidth = 160;
-constexpr int kHeight = 120;
-const glm::vec4 kBlue{0.2f, 0.45f, 1.0f, 1.0f};
-
-class HeadlessRender : public ::testing::Test {
-protected:
-    void SetUp() override {
-        auto context = GlContext::CreateHeadless(kWidth, kHeight);
-        ASSERT_TRUE(context.ok()) << context.error();
-        m_context = std::move(context.value());
-        auto renderer = Renderer::Create(VORTON_TEST_SHADER_DIR);
-        ASSERT_TRUE(renderer.ok()) << renderer.error();
-        m_renderer = std::move(renderer.value());
-        m_camera.Reset(CameraPose{.target = glm::vec3(0.0f), .distance = 1.0f});
-    }
-
-    void TearDown() override {
-        m_renderer.reset();  // needs the context alive
-        m_context.reset();
-    }
-
-    FrameInput Input() const {
-        FrameInput input;
-        input.view = m_camera.MakeView(m_context->FramebufferSize());
-        return input;
-    }
-
-    std::vector<std::uint8_t> Render(const FrameInput& input) {
-        m_context->BeginFrame();
-        m_renderer->Draw(input);
-        EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
-        std::vector<std::uint8_t> rgb;
-        m_context->ReadPixels(rgb);
-        m_context->EndFrame();
-        return rgb;
-    }
-
-    std::unique_ptr<GlContext> m_context;
-    std::unique_ptr<Renderer> m_renderer;
-    OrbitCamera m_camera;
-};
 
 bool IsBlue(const glm::vec3& c) {
     return c.b > c.r + 40.0f && c.b > 80.0f;
@@ -211,201 +168,6 @@ TEST_F(HeadlessRender, SameTracerVersionDrawsTheUploadedTracersAgain) {
     EXPECT_EQ(Render(input), first) << "version 0 uploads every time";
 }
 
-// --- Rigid spheres ------------------------------------------------------------------------------
-//
-// The camera looks at the origin from +x (yaw 0), 30 degrees above the xy plane, from 1 m. A
-// sphere of radius 0.2 m at the origin then spans about 30 pixels of radius. With the identity
-// rotation the centre pixel sees the body point at latitude 30 degrees, longitude 0: the middle
-// of a base-colour stripe, well clear of the equator band and of stripe edges (22.5 degrees away).
-
-constexpr float kSphereRadius = 0.2f;
-const glm::vec3 kOrange{0.95f, 0.45f, 0.12f};
-
-float Brightness(const glm::vec3& c) {
-    return c.r + c.g + c.b;
-}
-
-// Cosine between two colours seen as RGB vectors: 1 when one is a positive multiple of the
-// other, i.e. same hue and saturation whatever the brightness.
-float ColourCosine(const glm::vec3& a, const glm::vec3& b) {
-    return glm::dot(glm::normalize(a), glm::normalize(b));
-}
-
-class HeadlessSphere : public HeadlessRender {
-protected:
-    void SetUp() override {
-        HeadlessRender::SetUp();
-        m_camera.Reset(
-            CameraPose{.target = glm::vec3(0.0f), .distance = 1.0f, .yaw = 0.0f, .pitch = 30.0f});
-    }
-
-    // Pixel radius of the sphere's silhouette (apparent angular radius asin(r / d)).
-    float PixelRadius(const FrameInput& input) const {
-        const float halfAngle = std::asin(kSphereRadius / 1.0f);
-        return std::tan(halfAngle) * input.view.projection[1][1] * kHeight / 2.0f;
-    }
-
-    render::SphereInstance Sphere(const glm::mat3& rotation = glm::mat3(1.0f)) const {
-        return {.center = glm::vec3(0.0f),
-                .radius = kSphereRadius,
-                .rotation = rotation,
-                .color = kOrange};
-    }
-
-    static constexpr int kCx = kWidth / 2;
-    static constexpr int kCy = kHeight / 2;
-};
-
-TEST_F(HeadlessSphere, CentreShowsTheLitColour) {
-    const std::vector<render::SphereInstance> spheres = {Sphere()};
-    FrameInput input = Input();
-    input.spheres = spheres;
-    const auto rgb = Render(input);
-    const glm::vec3 centre = MeanAround(rgb, kWidth, kCx, kCy, 1);
-    // The surface faces the eye here and the key light makes 49 degrees with it: light
-    // 0.07 + 0.05 / 2 + 0.88 cos 49 = 0.68 of full (linear), 0.84 after gamma, i.e. a brightness
-    // of ~325 against ~100 for the top of the backdrop. Demand 0.7 of the full colour.
-    const float fullColour = Brightness(kOrange * 255.0f);
-    EXPECT_GT(Brightness(centre), 0.7f * fullColour)
-        << centre.r << "," << centre.g << "," << centre.b;
-    EXPECT_LT(Brightness(centre), fullColour + 10.0f) << "the lit face should not wash out";
-    // Lighting scales the three channels alike; only the small white specular tail and 8-bit
-    // rounding (~1/100 on the blue channel) tilt the colour. 0.995 is a ~6 degree cone.
-    EXPECT_GT(ColourCosine(centre, kOrange), 0.995f)
-        << centre.r << "," << centre.g << "," << centre.b;
-    // Outside the silhouette the background is untouched.
-    const int radius = static_cast<int>(PixelRadius(input));
-    ASSERT_GT(radius, 20);
-    const glm::vec3 outside = PixelAt(rgb, kWidth, kCx + radius + 4, kCy);
-    EXPECT_LT(Brightness(outside), 60.0f);
-}
-
-TEST_F(HeadlessSphere, LitSideIsBrighterThanShadowSide) {
-    const std::vector<render::SphereInstance> spheres = {Sphere()};
-    FrameInput input = Input();
-    input.spheres = spheres;
-    const auto rgb = Render(input);
-    // The screen's vertical centre line is the meridian of longitude 0, the middle of a
-    // base-colour stripe, so both points below have the same surface colour. The key light
-    // comes from the upper left: 0.6 r above the centre N.L ~ 0.9; 0.85 r below it the normal
-    // ((0, -0.75, 0.66) in view space, perspective included) turns just away from the light, so
-    // only the ambient and the faint rim remain. That point is at latitude -19 degrees, clear of
-    // the equator band.
-    const float r = PixelRadius(input);
-    const glm::vec3 lit = MeanAround(rgb, kWidth, kCx, kCy - static_cast<int>(0.6f * r), 1);
-    const glm::vec3 shadow = MeanAround(rgb, kWidth, kCx, kCy + static_cast<int>(0.85f * r), 1);
-    // Expected after gamma: ~0.95 vs ~0.35 of the colour; demand a factor 2.
-    EXPECT_GT(Brightness(lit), 2.0f * Brightness(shadow))
-        << "lit " << Brightness(lit) << " shadow " << Brightness(shadow);
-    EXPECT_GT(Brightness(shadow), 60.0f) << "the shadow side should keep some ambient light";
-    // Ambient light is white; the faint rim adds a little white, which shows mostly in the
-    // small blue channel (measured cosine 0.992).
-    EXPECT_GT(ColourCosine(shadow, kOrange), 0.98f);
-}
-
-TEST_F(HeadlessSphere, HidesTracersBehindButNotInFront) {
-    const std::vector<render::SphereInstance> spheres = {Sphere()};
-    const glm::vec3 towardsEye = glm::normalize(m_camera.Eye());
-    // A cluster 0.5 m behind the centre, within 0.1 m of the line of sight: every sprite
-    // projects inside the silhouette's inner half, where the sphere must hide it entirely.
-    std::mt19937 random(11);
-    std::uniform_real_distribution<float> offset(-0.05f, 0.05f);
-    std::vector<glm::vec3> behind(200);
-    for (auto& p : behind) p = -0.5f * towardsEye + glm::vec3(offset(random), offset(random), 0);
-    const std::vector<glm::vec3> inFront = {0.5f * towardsEye};
-    const std::vector<glm::vec4> white = {glm::vec4(1.0f)};
-
-    FrameInput input = Input();
-    input.spheres = spheres;
-    input.groupColors = white;
-    input.tracerOpacity = 1.0f;
-    input.tracerSize = 0.03f;
-    const auto alone = Render(input);
-    input.tracerPositions = behind;
-    const auto hidden = Render(input);
-    input.tracerPositions = inFront;
-    const auto shown = Render(input);
-
-    // Depth-rejected fragments leave no trace and the sphere's fragments are the same, so the
-    // inner pixels must match exactly.
-    const int inner = static_cast<int>(0.4f * PixelRadius(input));
-    int changed = 0;
-    for (int y = kCy - inner; y <= kCy + inner; ++y) {
-        for (int x = kCx - inner; x <= kCx + inner; ++x) {
-            changed += PixelAt(alone, kWidth, x, y) != PixelAt(hidden, kWidth, x, y) ? 1 : 0;
-        }
-    }
-    EXPECT_EQ(changed, 0) << "tracers behind the sphere showed through";
-    // The tracer in front (half way to the eye, ~9 px across) is opaque white at its centre.
-    const glm::vec3 before = PixelAt(alone, kWidth, kCx, kCy);
-    const glm::vec3 after = PixelAt(shown, kWidth, kCx, kCy);
-    EXPECT_GT(after.b, before.b + 100.0f) << "a tracer in front of the sphere should show";
-}
-
-TEST_F(HeadlessSphere, PatternTurnsWithTheBody) {
-    const std::vector<render::SphereInstance> upright = {Sphere()};
-    FrameInput input = Input();
-    input.spheres = upright;
-    const auto base = Render(input);
-
-    // 45 degrees about the vertical axis puts a darker stripe (0.55 of the colour, same
-    // lighting) where a base-colour stripe was; lighting, fixed in view space, is unchanged.
-    const glm::mat3 yawed(glm::rotate(glm::mat4(1.0f), glm::radians(45.0f), glm::vec3(0, 0, 1)));
-    const std::vector<render::SphereInstance> turned = {Sphere(yawed)};
-    input.spheres = turned;
-    const auto turnedRgb = Render(input);
-    const glm::vec3 before = MeanAround(base, kWidth, kCx, kCy, 1);
-    const glm::vec3 after = MeanAround(turnedRgb, kWidth, kCx, kCy, 1);
-    EXPECT_LT(Brightness(after), 0.7f * Brightness(before))
-        << "before " << Brightness(before) << " after " << Brightness(after);
-    EXPECT_GT(Brightness(after), 0.4f * Brightness(before));
-    EXPECT_GT(ColourCosine(after, kOrange), 0.99f) << "the darker stripe is a shade, same hue";
-
-    // A quarter turn about the line of sight keeps the body point at the centre (so the centre
-    // keeps its colour) but swings the equator band and stripes across the rest of the disc.
-    const glm::vec3 axis = glm::normalize(m_camera.Eye());
-    const glm::mat3 rolled(glm::rotate(glm::mat4(1.0f), glm::radians(90.0f), axis));
-    const std::vector<render::SphereInstance> rolledSpheres = {Sphere(rolled)};
-    input.spheres = rolledSpheres;
-    const auto rolledRgb = Render(input);
-    const glm::vec3 rolledCentre = MeanAround(rolledRgb, kWidth, kCx, kCy, 1);
-    // Normals are interpolated over a turned mesh now, which could move a level or two.
-    EXPECT_LT(glm::length(rolledCentre - before), 6.0f);
-    int changed = 0;
-    for (int y = 0; y < kHeight; ++y) {
-        for (int x = 0; x < kWidth; ++x) {
-            const float d = Brightness(PixelAt(rolledRgb, kWidth, x, y)) -
-                            Brightness(PixelAt(base, kWidth, x, y));
-            changed += std::abs(d) > 60.0f ? 1 : 0;
-        }
-    }
-    // Of the ~2750 pixels of the disc, ~1300 change: the band alone (~5 px wide, ~55 px long)
-    // leaves and enters ~2 x 250; 300 leaves a wide margin yet is far above edge noise.
-    EXPECT_GT(changed, 300) << "the body-fixed pattern should move with the rotation";
-}
-
-TEST_F(HeadlessSphere, HighlightBrightensAndAddsRim) {
-    render::SphereInstance sphere = Sphere();
-    const std::vector<render::SphereInstance> plain = {sphere};
-    sphere.highlight = true;
-    const std::vector<render::SphereInstance> highlighted = {sphere};
-    FrameInput input = Input();
-    input.spheres = plain;
-    const auto plainRgb = Render(input);
-    input.spheres = highlighted;
-    const auto highlightedRgb = Render(input);
-
-    // Centre: 1.45x the light (linear), ~1.18x after gamma, on a brightness of ~450.
-    const glm::vec3 centre = MeanAround(highlightedRgb, kWidth, kCx, kCy, 1);
-    const glm::vec3 plainCentre = MeanAround(plainRgb, kWidth, kCx, kCy, 1);
-    EXPECT_GT(Brightness(centre), Brightness(plainCentre) + 30.0f);
-    // Near the shadowed right edge (0.9 r) the fresnel rim dominates the faint ambient.
-    const int x = kCx + static_cast<int>(0.9f * PixelRadius(input));
-    const float rim = Brightness(MeanAround(highlightedRgb, kWidth, x, kCy, 1));
-    const float plainRim = Brightness(MeanAround(plainRgb, kWidth, x, kCy, 1));
-    EXPECT_GT(rim, plainRim + 100.0f) << "rim " << rim << " plain " << plainRim;
-}
-
 TEST_F(HeadlessRender, BadShaderDirectoryNamesTheFile) {
     auto missing = Renderer::Create("/nonexistent/shaders");
     ASSERT_FALSE(missing.ok());
@@ -429,6 +191,7 @@ TEST_F(HeadlessRender, ShaderCompileErrorNamesFileAndLog) {
     EXPECT_NE(broken.error().find("tracer.vert"), std::string::npos) << broken.error();
     EXPECT_NE(broken.error().find("undeclared"), std::string::npos) << broken.error();
 }
+
 
 }  // namespace
 }  // namespace vorton

@@ -1,0 +1,160 @@
+// The demo's mouse and keyboard: orbit, pan and zoom the camera, pick, grab,
+// push and throw spheres (DemoApp's input half).
+#include "app/demo_app.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+namespace vorton {
+
+void DemoApp::HandleInput() {
+    GLFWwindow* window = m_context->Window();
+    if (!window) return;
+    double x, y;
+    glfwGetCursorPos(window, &x, &y);
+    const glm::vec2 cursor{float(x), float(y)};
+    const glm::vec2 delta{float(x - m_lastX), float(y - m_lastY)};
+    m_lastX = x;
+    m_lastY = y;
+    const bool uiMouse = m_imgui && m_imgui->WantsMouse();
+    HandleLeftButton(window, cursor, delta, uiMouse);
+    if (!uiMouse) {
+        if (glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+            glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
+            m_camera.Pan(delta.x, delta.y, m_context->FramebufferSize().y);
+        }
+        // While a body is held the wheel pushes and pulls it instead (UpdateGrab).
+        if (m_scroll != 0.0 && m_drag != Drag::Grab) m_camera.Zoom(float(m_scroll));
+    }
+    // After the camera moved, so the target is where the cursor is in the new view.
+    UpdateGrab(window, cursor);
+    m_hoveredBody = m_drag == Drag::None && !uiMouse ? PickBody(CursorRay(window, cursor)).body : -1;
+    m_scroll = 0.0;
+    if (m_imgui && m_imgui->WantsKeyboard()) return;
+    auto pressed = [&](int key) {
+        const bool down = glfwGetKey(window, key) == GLFW_PRESS;
+        const bool edge = down && !m_keyWasDown[key];
+        m_keyWasDown[key] = down;
+        return edge;
+    };
+    if (pressed(GLFW_KEY_SPACE)) m_paused = !m_paused;
+    if (pressed(GLFW_KEY_N)) m_stepRequested = true;
+    if (pressed(GLFW_KEY_R)) m_resetRequested = true;
+    if (pressed(GLFW_KEY_C)) ResetCamera();
+    if (pressed(GLFW_KEY_V)) m_view.showVortons = !m_view.showVortons;
+    if (pressed(GLFW_KEY_B)) m_view.showBounds = !m_view.showBounds;
+    if (pressed(GLFW_KEY_F)) m_view.followDye = !m_view.followDye;
+    if (pressed(GLFW_KEY_H)) m_view.showPanel = !m_view.showPanel;
+    if (pressed(GLFW_KEY_T)) m_view.showTimings = !m_view.showTimings;
+    if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) m_screenshotRequested = true;
+    if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
+}
+
+platform::Ray DemoApp::CursorRay(GLFWwindow* window, glm::vec2 cursor) const {
+    // The cursor is in window coordinates, which may differ from the framebuffer's pixels
+    // (HiDPI) but span the same view.
+    int width = 1, height = 1;
+    glfwGetWindowSize(window, &width, &height);
+    return m_camera.RayThroughPixel(cursor, {width, height});
+}
+
+DemoApp::BodyHit DemoApp::PickBody(const platform::Ray& ray) const {
+    BodyHit nearest;
+    const auto& bodies = m_front.bodies;
+    const auto& specs = DrawnSetup().bodies;
+    for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
+        // |o + t·d − c|² = R² with |d| = 1: t = b ± √(b² − |o − c|² + R²), b = d·(c − o).
+        const glm::vec3 toCenter = bodies[i].position - ray.origin;
+        const float b = glm::dot(ray.direction, toCenter);
+        const float disc = b * b - glm::dot(toCenter, toCenter) + specs[i].radius * specs[i].radius;
+        if (disc < 0.0f) continue;
+        const float root = std::sqrt(disc);
+        const float t = b - root >= 0.0f ? b - root : b + root;  // the far side from inside it
+        if (t < 0.0f) continue;
+        if (nearest.body < 0 || t < nearest.distance) nearest = BodyHit{int(i), t};
+    }
+    return nearest;
+}
+
+void DemoApp::HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 delta, bool uiMouse) {
+    const bool down = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+    const bool pressed = down && !m_leftWasDown;
+    m_leftWasDown = down;
+    if (!down) {
+        ReleaseGrab();
+        m_drag = Drag::None;
+        return;
+    }
+    if (pressed && !uiMouse) {
+        const platform::Ray ray = CursorRay(window, cursor);
+        const BodyHit hit = PickBody(ray);
+        if (hit.body >= 0) {
+            m_drag = Drag::Grab;
+            m_grabbedBody = hit.body;
+            m_selectedBody = hit.body;
+            m_grabPoint = ray.origin + hit.distance * ray.direction;
+            m_grabOffset = m_front.bodies[std::size_t(hit.body)].position - m_grabPoint;
+            m_postedTarget.reset();
+        } else {
+            m_drag = Drag::Orbit;
+        }
+    }
+    if (m_drag == Drag::Orbit && !uiMouse) m_camera.Orbit(delta.x, delta.y);
+}
+
+void DemoApp::UpdateGrab(GLFWwindow* window, glm::vec2 cursor) {
+    if (m_drag != Drag::Grab) return;
+    if (m_grabbedBody < 0 || std::size_t(m_grabbedBody) >= m_front.bodies.size()) {
+        m_drag = Drag::None;
+        m_grabbedBody = -1;
+        return;
+    }
+    const platform::Ray ray = CursorRay(window, cursor);
+    const glm::vec3 forward = m_camera.Forward();
+    if (m_scroll != 0.0) {
+        // Each wheel step forward pushes the grab point 10% further from the eye, backward pulls
+        // it closer, but not behind the near plane.
+        const float scale = std::pow(1.0f / 0.9f, float(m_scroll));
+        const float minDepth = 0.05f * m_camera.Pose().distance;
+        glm::vec3 fromEye = scale * (m_grabPoint - ray.origin);
+        const float depth = glm::dot(fromEye, forward);
+        if (depth < minDepth && depth > 0.0f) fromEye *= minDepth / depth;
+        m_grabPoint = ray.origin + fromEye;
+    }
+    // The cursor ray meets the plane through the grab point that faces the camera.
+    const float along = glm::dot(ray.direction, forward);  // > 0 for any ray inside the view
+    const float t = glm::dot(m_grabPoint - ray.origin, forward) / along;
+    if (along > 1e-4f && t > 0.0f) m_grabPoint = ray.origin + t * ray.direction;
+    const glm::vec3 target = m_grabPoint + m_grabOffset;
+    if (m_postedTarget && *m_postedTarget == target) return;
+    m_postedTarget = target;
+    PostGrab({.body = std::size_t(m_grabbedBody), .hold = true, .target = target});
+}
+
+void DemoApp::ReleaseGrab() {
+    if (m_drag == Drag::Grab && m_grabbedBody >= 0 && std::size_t(m_grabbedBody) < m_front.bodies.size()) {
+        PostGrab({.body = std::size_t(m_grabbedBody), .hold = false});
+    }
+    if (m_drag == Drag::Grab) m_drag = Drag::None;
+    m_grabbedBody = -1;
+    m_postedTarget.reset();
+}
+
+void DemoApp::PostGrab(SimWorker::GrabCommand command) {
+    // One command per body per frame: the latest.
+    for (SimWorker::GrabCommand& g : m_grabs) {
+        if (g.body == command.body) {
+            g = command;
+            return;
+        }
+    }
+    m_grabs.push_back(command);
+}
+
+}  // namespace vorton

@@ -1,0 +1,122 @@
+// Emitters (box groups with "emit" in a free stream): the stream's outflow
+// and inflow, for vortons and tracers. The parts of Simulation that feed
+// the stream (docs/METHOD.md §5).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <glm/geometric.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "sim/simulation.h"
+
+namespace vorton {
+
+namespace {
+
+/// Deterministic uniform [0, 1) from two integers (a 64-bit mix, SplitMix64 finaliser).
+float Hash01(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t z = a * 0x9E3779B97F4A7C15ull + b + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return float(z >> 40) * (1.0f / 16777216.0f);
+}
+
+}  // namespace
+
+void Simulation::EmitVortons() {
+    const SimParams& p = m_setup.params;
+    const float speed = glm::length(p.freeStream);
+    if (speed == 0.0f || m_vortons.Size() == 0) return;
+    const glm::vec3 dir = p.freeStream / speed;
+    // The emitters' outlets are the stream's outflow: every vorton past one
+    // leaves the flow (FillEmitters brings fresh fluid in at the inlets), or
+    // the wake would trail downstream for ever.
+    float outlet = std::numeric_limits<float>::max();  // along dir
+    for (const DensityGroup& group : m_setup.groups) {
+        if (!group.emit) continue;
+        outlet = std::min(outlet, glm::dot(group.center, dir) + glm::dot(glm::abs(dir), group.halfExtents));
+    }
+    if (outlet == std::numeric_limits<float>::max()) return;
+    m_keep.assign(m_vortons.Size(), 1);
+    bool anyGone = false;
+    for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
+        if (glm::dot(m_vortons.position[k], dir) > outlet) {
+            m_keep[k] = 0;
+            anyGone = true;
+        }
+    }
+    if (anyGone) {
+        m_vortons.Compact(m_keep);
+        m_cacheValid = false;
+    }
+}
+
+void Simulation::FillEmitters() {
+    const float h = m_lattice.spacing;
+    if (!(h > 0.0f) || glm::dot(m_setup.params.freeStream, m_setup.params.freeStream) == 0.0f) return;
+    const float sigma = m_vortons.Size() ? m_vortons.radius[0] : m_setup.params.coreOverlap * h;
+    for (std::size_t g = 0; g < m_setup.groups.size(); ++g) {
+        const DensityGroup& group = m_setup.groups[g];
+        if (!group.emit) continue;
+        // The lattice points of the emitter's box, and which of them hold a vorton.
+        const glm::ivec3 lo = glm::ivec3(glm::ceil((group.center - group.halfExtents - m_lattice.origin) / h));
+        const glm::ivec3 hi = glm::ivec3(glm::floor((group.center + group.halfExtents - m_lattice.origin) / h));
+        const glm::ivec3 dims = hi - lo + 1;
+        if (dims.x <= 0 || dims.y <= 0 || dims.z <= 0) continue;
+        m_keep.assign(std::size_t(dims.x) * std::size_t(dims.y) * std::size_t(dims.z), 0);
+        auto index = [&](glm::ivec3 c) {
+            const glm::ivec3 l = c - lo;
+            return (std::size_t(l.z) * std::size_t(dims.y) + std::size_t(l.y)) * std::size_t(dims.x) + std::size_t(l.x);
+        };
+        for (const glm::vec3& x : m_vortons.position) {
+            const glm::ivec3 c = glm::ivec3(glm::round((x - m_lattice.origin) / h));
+            if (glm::all(glm::greaterThanEqual(c, lo)) && glm::all(glm::lessThanEqual(c, hi))) m_keep[index(c)] = 1;
+        }
+        const std::size_t before = m_vortons.Size();
+        for (int k = lo.z; k <= hi.z; ++k) {
+            for (int j = lo.y; j <= hi.y; ++j) {
+                for (int i = lo.x; i <= hi.x; ++i) {
+                    if (m_keep[index({i, j, k})]) continue;
+                    const glm::vec3 x = m_lattice.origin + h * glm::vec3(i, j, k);
+                    bool inBody = false;
+                    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+                        const glm::vec3 d = x - m_bodies[b].position;
+                        inBody = inBody || glm::dot(d, d) < m_setup.bodies[b].radius * m_setup.bodies[b].radius;
+                    }
+                    if (!inBody) m_vortons.Add(x, glm::vec3(0.0f), sigma, h * h * h, std::uint16_t(g));
+                }
+            }
+        }
+        if (m_vortons.Size() != before) m_cacheValid = false;
+    }
+}
+
+void Simulation::EmitTracers() {
+    const SimParams& p = m_setup.params;
+    const float speed = glm::length(p.freeStream);
+    if (speed == 0.0f) return;
+    const glm::vec3 dir = p.freeStream / speed;
+    const std::uint64_t step = std::uint64_t(m_steps);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_tracers.Size(), 4096), [&](const auto& range) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            const DensityGroup& group = m_setup.groups[m_tracers.group[i]];
+            if (!group.emit) continue;
+            const float reach = glm::dot(glm::abs(dir), group.halfExtents);
+            const glm::vec3 rel = m_tracers.position[i] - group.center;
+            const float s = glm::dot(rel, dir);
+            if (s <= reach) continue;
+            // Fresh smoke at the inlet face: uniform across the box, behind
+            // the face by as far as this one had passed the outlet.
+            const glm::vec3 uniform(Hash01(i, 3 * step), Hash01(i, 3 * step + 1), Hash01(i, 3 * step + 2));
+            glm::vec3 x = group.center + (2.0f * uniform - 1.0f) * group.halfExtents;
+            x += (-reach + (s - reach) - glm::dot(x - group.center, dir)) * dir;
+            m_tracers.position[i] = x;
+            m_tracers.velocity[i] = p.freeStream;
+        }
+    });
+}
+
+}  // namespace vorton
