@@ -195,7 +195,7 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     if (!position.empty()) {
         solver.Load(VortonSources{position, m_alpha, m_sigma2}, grid,
                     SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, true);
-        if (solver.Kind() == Solver::Grid) m_work.solverGridPoints += grid.PointCount();
+        if (SolvesOnItsGrid(solver.Kind())) m_work.solverGridPoints += grid.PointCount();
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }
     AddBodyVelocity(position, velocity, vorticity, stretch);

@@ -142,4 +142,6 @@ std::unique_ptr<VelocitySolver> MakeVelocitySolver(Solver kind) {
     return std::make_unique<DirectSolver>();
 }
 
+bool SolvesOnItsGrid(Solver kind) { return kind == Solver::Grid; }
+
 }  // namespace vorton

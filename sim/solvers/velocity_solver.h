@@ -52,4 +52,9 @@ public:
 /// the caller).
 std::unique_ptr<VelocitySolver> MakeVelocitySolver(Solver kind);
 
+/// True for a solver that computes the velocity on every point of the
+/// vortons' grid anyway (the grid solver): the tracers' grid level 0 then
+/// comes whole, with no mask of needed points.
+bool SolvesOnItsGrid(Solver kind);
+
 }  // namespace vorton

@@ -40,7 +40,7 @@ NestedGrid Simulation::TracerGrid(const Aabb& vortonBox, const Aabb& tracerBox) 
 }
 
 std::size_t Simulation::WholeLevelPoints(const NestedGrid& grid) const {
-    return m_activeSolver == Solver::Grid ? grid.LevelPointCount() : 0;
+    return SolvesOnItsGrid(m_activeSolver) ? grid.LevelPointCount() : 0;
 }
 
 void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points) {
@@ -165,18 +165,18 @@ void Simulation::PredictTracers(float dt) {
     {
         const NestedGridSampler sample0(m_velocityGrid), sample1(m_nextGrid);
         m_gridMissing.assign(m_nextGrid.PointCount(), 0);  // first the cells holding a predicted tracer
-        const glm::vec3 u8 = p.freeStream;
+        const glm::vec3 freeStream = p.freeStream;
         glm::vec3* position = m_tracers.position.data();
         glm::vec3* velocity = m_tracers.velocity.data();
         std::uint8_t* cells = m_gridMissing.data();
         const GridSampler::Float4* packed0 = m_gridPacked0.data();
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nt, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             // Eight at a time where the CPU allows, the rest here: the same bits either way.
-            std::size_t i = m_tracerSimd ? PredictTracersSimd(sample0, packed0, sample1, cells, u8, dt, position,
+            std::size_t i = m_tracerSimd ? PredictTracersSimd(sample0, packed0, sample1, cells, freeStream, dt, position,
                                                               velocity, r.begin(), r.end())
                                          : r.begin();
             for (; i != r.end(); ++i) {
-                const glm::vec3 u0 = sample0.Sample(packed0, position[i]) + u8;
+                const glm::vec3 u0 = sample0.Sample(packed0, position[i]) + freeStream;
                 velocity[i] = u0;
                 GridSampler::Float4 f;
                 const std::size_t o = sample1.Cell(position[i] + dt * u0, &f);
@@ -203,7 +203,7 @@ Simulation::TracerPass Simulation::CorrectTracers(float dt) {
     TracerScan tracerScan;
     {
         const NestedGridSampler sample1(m_nextGrid);
-        const glm::vec3 u8 = p.freeStream;
+        const glm::vec3 freeStream = p.freeStream;
         const GridSampler::Float4* packed1 = m_gridPacked1.data();
         glm::vec3* position = m_tracers.position.data();
         glm::vec3* velocity = m_tracers.velocity.data();
@@ -214,7 +214,7 @@ Simulation::TracerPass Simulation::CorrectTracers(float dt) {
             [&](const tbb::blocked_range<std::size_t>& r, TracerScan acc) {
                 TracerPassScan simd;
                 bool simdMissing = false;
-                std::size_t i = m_tracerSimd ? CorrectTracersSimd(sample1, packed1, u8, dt, position, velocity,
+                std::size_t i = m_tracerSimd ? CorrectTracersSimd(sample1, packed1, freeStream, dt, position, velocity,
                                                                   r.begin(), r.end(), &simd,
                                                                   checkMissing ? needed : nullptr, missing, &simdMissing)
                                              : r.begin();
@@ -226,7 +226,7 @@ Simulation::TracerPass Simulation::CorrectTracers(float dt) {
                     const glm::vec3 u0 = velocity[i];
                     GridSampler::Float4 f;
                     const std::size_t o = sample1.Cell(position[i] + dt * u0, &f);
-                    const glm::vec3 u = 0.5f * (u0 + sample1.SampleCell(packed1, o, f) + u8);
+                    const glm::vec3 u = 0.5f * (u0 + sample1.SampleCell(packed1, o, f) + freeStream);
                     const glm::vec3 x = position[i] + dt * u;
                     velocity[i] = u;
                     position[i] = x;

@@ -136,14 +136,14 @@ VORTON_AVX2 inline Vec8 Sample8(const NestedGridSampler& s, const GridSampler::F
 VORTON_AVX2 inline __m256 Madd(__m256 a, float dt, __m256 b) { return _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(dt), b)); }
 
 VORTON_AVX2 std::size_t Predict(const NestedGridSampler& sample0, const GridSampler::Float4* grid0, const NestedGridSampler& sample1,
-                               std::uint8_t* cells, glm::vec3 u8, float dt, const glm::vec3* position,
+                               std::uint8_t* cells, glm::vec3 freeStream, float dt, const glm::vec3* position,
                                glm::vec3* velocity, std::size_t begin, std::size_t end) {
     std::size_t i = begin;
     for (; i + 8 <= end; i += 8) {
         const Vec8 x = Load8(position + i);
         const Vec8 s = Sample8(sample0, grid0, Cell8(sample0, x.x, x.y, x.z));
-        const Vec8 u0{_mm256_add_ps(s.x, _mm256_set1_ps(u8.x)), _mm256_add_ps(s.y, _mm256_set1_ps(u8.y)),
-                      _mm256_add_ps(s.z, _mm256_set1_ps(u8.z))};
+        const Vec8 u0{_mm256_add_ps(s.x, _mm256_set1_ps(freeStream.x)), _mm256_add_ps(s.y, _mm256_set1_ps(freeStream.y)),
+                      _mm256_add_ps(s.z, _mm256_set1_ps(freeStream.z))};
         Store8(velocity + i, u0);
         if (!cells) continue;
         const Cells8 c1 = Cell8(sample1, Madd(x.x, dt, u0.x), Madd(x.y, dt, u0.y), Madd(x.z, dt, u0.z));
@@ -154,7 +154,7 @@ VORTON_AVX2 std::size_t Predict(const NestedGridSampler& sample0, const GridSamp
     return i;
 }
 
-VORTON_AVX2 std::size_t Correct(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8, float dt,
+VORTON_AVX2 std::size_t Correct(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 freeStream, float dt,
                                glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end,
                                TracerPassScan* scan, const std::uint8_t* needed, std::uint8_t* missing,
                                bool* anyMissing) {
@@ -169,9 +169,9 @@ VORTON_AVX2 std::size_t Correct(const NestedGridSampler& sample1, const GridSamp
         const Vec8 x = Load8(position + i);
         const Cells8 c = Cell8(sample1, Madd(x.x, dt, u0.x), Madd(x.y, dt, u0.y), Madd(x.z, dt, u0.z));
         const Vec8 s = Sample8(sample1, grid1, c);
-        const Vec8 u{_mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.x, s.x), _mm256_set1_ps(u8.x))),
-                     _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.y, s.y), _mm256_set1_ps(u8.y))),
-                     _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.z, s.z), _mm256_set1_ps(u8.z)))};
+        const Vec8 u{_mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.x, s.x), _mm256_set1_ps(freeStream.x))),
+                     _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.y, s.y), _mm256_set1_ps(freeStream.y))),
+                     _mm256_mul_ps(half, _mm256_add_ps(_mm256_add_ps(u0.z, s.z), _mm256_set1_ps(freeStream.z)))};
         const Vec8 xn{Madd(x.x, dt, u.x), Madd(x.y, dt, u.y), Madd(x.z, dt, u.z)};
         Store8(velocity + i, u);
         Store8(position + i, xn);
@@ -234,18 +234,18 @@ bool TracerSimdAvailable() {
 }
 
 std::size_t PredictTracersSimd(const NestedGridSampler& sample0, const GridSampler::Float4* grid0,
-                               const NestedGridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
+                               const NestedGridSampler& sample1, std::uint8_t* cells, glm::vec3 freeStream, float dt,
                                const glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end) {
     if (!TracerSimdAvailable()) return begin;
-    return Predict(sample0, grid0, sample1, cells, u8, dt, position, velocity, begin, end);
+    return Predict(sample0, grid0, sample1, cells, freeStream, dt, position, velocity, begin, end);
 }
 
-std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8,
+std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 freeStream,
                                float dt, glm::vec3* position, glm::vec3* velocity, std::size_t begin,
                                std::size_t end, TracerPassScan* scan, const std::uint8_t* needed,
                                std::uint8_t* missing, bool* anyMissing) {
     if (!TracerSimdAvailable()) return begin;
-    return Correct(sample1, grid1, u8, dt, position, velocity, begin, end, scan, needed, missing, anyMissing);
+    return Correct(sample1, grid1, freeStream, dt, position, velocity, begin, end, scan, needed, missing, anyMissing);
 }
 
 #else  // no AVX2 path on this target: everything goes through the scalar loops

@@ -24,11 +24,11 @@ namespace vorton {
 bool TracerSimdAvailable();
 
 /// Predictor on tracers [begin, begin + 8k), the largest such range inside
-/// [begin, end): u0 = grid0(x) + u8 into velocity; when `cells` is not null,
+/// [begin, end): u0 = grid0(x) + freeStream into velocity; when `cells` is not null,
 /// marks cells[cell of x + dt·u0 in grid1] = 1. Returns begin + 8k (the first
 /// tracer left for the scalar loop).
 std::size_t PredictTracersSimd(const NestedGridSampler& sample0, const GridSampler::Float4* grid0,
-                               const NestedGridSampler& sample1, std::uint8_t* cells, glm::vec3 u8, float dt,
+                               const NestedGridSampler& sample1, std::uint8_t* cells, glm::vec3 freeStream, float dt,
                                const glm::vec3* position, glm::vec3* velocity, std::size_t begin, std::size_t end);
 
 /// What the corrector gathers besides moving the tracers.
@@ -39,11 +39,11 @@ struct TracerPassScan {
 };
 
 /// Corrector on tracers [begin, begin + 8k) (see PredictTracersSimd): from
-/// u0 in velocity, p = x + dt·u0, u = ½((u0 + grid1(p)) + u8), x += dt·u,
+/// u0 in velocity, p = x + dt·u0, u = ½((u0 + grid1(p)) + freeStream), x += dt·u,
 /// velocity = u; accumulates into *scan. With `needed` given, a tracer whose
 /// new cell is not p's marks that cell's corners that `needed` lacks in
 /// `missing` and sets *anyMissing. Returns begin + 8k.
-std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 u8,
+std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampler::Float4* grid1, glm::vec3 freeStream,
                                float dt, glm::vec3* position, glm::vec3* velocity, std::size_t begin,
                                std::size_t end, TracerPassScan* scan, const std::uint8_t* needed,
                                std::uint8_t* missing, bool* anyMissing);
