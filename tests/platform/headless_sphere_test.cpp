@@ -15,14 +15,8 @@
 namespace vorton {
 namespace {
 
-using platform::CameraPose;
-using render::FrameInput;
-using test::HeadlessRender;
-using test::kBlue;
-using test::kHeight;
-using test::kWidth;
-using test::MeanAround;
-using test::PixelAt;
+// The fixture, its frame size and colours, the camera and frame types (headless_fixture.h).
+using namespace test;
 
 // --- Rigid spheres ------------------------------------------------------------------------------
 //
