@@ -1,4 +1,5 @@
 #include "sim/simulation.h"
+#include "sim/simulation_internals.h"
 #include "sim/numerics/step_helpers.h"
 
 #include <algorithm>
@@ -23,7 +24,12 @@ constexpr std::size_t kMaxRemeshPoints = std::size_t(1) << 25;
 
 }  // namespace
 
-Simulation::Simulation(SceneSetup setup) : m_setup(std::move(setup)) { Reset(); }
+Simulation::Simulation(SceneSetup setup)
+    : m_setup(std::move(setup)), m_internals(std::make_unique<Internals>()) {
+    Reset();
+}
+
+Simulation::~Simulation() = default;
 
 void Simulation::Reset() {
     SeedVortons(m_setup, m_vortons, &m_lattice);
@@ -36,7 +42,7 @@ void Simulation::Reset() {
     m_bodies.clear();
     SyncBodies();  // every body at its spec
     m_collisionImpulse = glm::dvec3(0.0);
-    m_profile.Build(m_setup.groups, m_seededSpacing);
+    m_internals->profile.Build(m_setup.groups, m_seededSpacing);
     m_densityGridValid = false;
     m_time = 0.0;
     m_steps = 0;
@@ -67,7 +73,7 @@ void Simulation::GrabBody(std::size_t i, glm::vec3 target) {
 void Simulation::ReleaseBody(std::size_t i) { m_bodies.at(i).grabbed = false; }
 
 float Simulation::AmbientDensity(glm::vec3 x) const {
-    return m_setup.params.ambientDensity + m_profile.Delta(x.z);
+    return m_setup.params.ambientDensity + m_internals->profile.Delta(x.z);
 }
 
 float Simulation::Spacing() const {
@@ -84,10 +90,10 @@ float Simulation::VortonDensityDeviation(std::size_t k) const {
     float deviation = g == kAmbientGroup || m_setup.groups[g].layer
                           ? 0.0f
                           : m_setup.groups[g].densityDeviation * m_vortons.massFraction[k];
-    if (!m_profile.Empty()) {
+    if (!m_internals->profile.Empty()) {
         // Born at the profile's density where it started; what counts is the
         // difference from the profile where it is now (docs/METHOD.md §2).
-        deviation += m_profile.Delta(m_vortons.birthHeight[k]) - m_profile.Delta(m_vortons.position[k].z);
+        deviation += m_internals->profile.Delta(m_vortons.birthHeight[k]) - m_internals->profile.Delta(m_vortons.position[k].z);
     }
     return deviation;
 }
@@ -107,7 +113,7 @@ void Simulation::LoadSources(std::span<const glm::vec3> position, std::span<cons
 }
 
 VelocitySolver& Simulation::SolverFor(bool predictor) {
-    std::unique_ptr<VelocitySolver>& solver = m_solvers[predictor ? 1 : 0][std::size_t(m_activeSolver)];
+    std::unique_ptr<VelocitySolver>& solver = m_internals->solvers[predictor ? 1 : 0][std::size_t(m_activeSolver)];
     if (!solver) solver = MakeVelocitySolver(m_activeSolver);
     return *solver;
 }
@@ -181,7 +187,7 @@ void Simulation::BaroclinicRates() {
     // Cells of about the vorton spacing h: finer cells show each vorton's own
     // bump (zero gradient at its centre) and lose generation.
     const float cell = p.densityCellFactor * Spacing();
-    m_baroclinicGenerator.ComputeRates(m_vortons.position, m_deviationMass, cell, p.gravity, p.ambientDensity,
+    m_internals->baroclinicGenerator.ComputeRates(m_vortons.position, m_deviationMass, cell, p.gravity, p.ambientDensity,
                                        m_baroclinic);
     m_densityGridValid = true;
     // As dω/dt, like the stretching term.
@@ -208,14 +214,14 @@ Simulation::CacheKey Simulation::CurrentCacheKey() const {
 }
 
 void Simulation::AbsorbAtLayerSides(float dt) {
-    if (m_profile.Empty()) return;
+    if (m_internals->profile.Empty()) return;
     // Relax, over a time 1/N, each vorton's density deviation (its birth
     // height toward where it is) and its vorticity, by the sponge's strength.
-    const float n = m_profile.BuoyancyFrequency(glm::length(m_setup.params.gravity), m_setup.params.ambientDensity);
+    const float n = m_internals->profile.BuoyancyFrequency(glm::length(m_setup.params.gravity), m_setup.params.ambientDensity);
     if (!(n > 0.0f)) return;
     ParallelFor(m_vortons.Size(), [&](std::size_t k) {
         const glm::vec3 x = m_vortons.position[k];
-        const float s = m_profile.Sponge(x.x, x.y);
+        const float s = m_internals->profile.Sponge(x.x, x.y);
         if (s == 0.0f) return;
         const float keep = std::exp(-s * n * dt);
         m_vortons.birthHeight[k] = x.z + (m_vortons.birthHeight[k] - x.z) * keep;

@@ -9,21 +9,24 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/numerics/aabb.h"
-#include "sim/particles/baroclinic.h"
 #include <memory>
 
-#include "sim/tracers/nested_grid.h"
+// The public surface of the simulation library: this header and what it
+// includes (docs/METHOD.md §1). The solvers, PSE, baroclinic generation and
+// the stratified profile are internals (sim/simulation_internals.h); a test
+// (Layering) checks that no code outside sim/ and tests/ includes them.
+#include "sim/bodies/rigid_body.h"
+#include "sim/numerics/aabb.h"
+#include "sim/numerics/uniform_grid.h"
 #include "sim/params.h"
 #include "sim/particles/particles.h"
-#include "sim/particles/pse.h"
-#include "sim/bodies/rigid_body.h"
+#include "sim/particles/remesh.h"
 #include "sim/particles/seeding.h"
-#include "sim/particles/stratification.h"
-#include "sim/numerics/uniform_grid.h"
-#include "sim/solvers/velocity_solver.h"
+#include "sim/tracers/nested_grid.h"
 
 namespace vorton {
+
+class VelocitySolver;
 
 /// The stages of a step, in the order Step() runs and times them
 /// (docs/METHOD.md §5):
@@ -113,6 +116,9 @@ class Simulation {
 public:
     /// Seeds vortons and tracers from the setup.
     explicit Simulation(SceneSetup setup);
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
 
     /// Re-seeds from the current setup (counts and seed apply here) and zeroes time.
     void Reset();
@@ -348,17 +354,16 @@ private:
     std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay
     Solver m_activeSolver = Solver::Direct;  // resolved at the start of each step
     bool m_tracerSimd = true;                // UseTracerSimd
-    // Per solver kind (Direct, Tree, Grid), made when first used: [0] the
-    // step's first and last evaluations, [1] the predictor's.
-    std::array<std::unique_ptr<VelocitySolver>, 3> m_solvers[2];
-    ParticleStrengthExchange m_pse;
+    /// The members whose types are the library's internals: the velocity
+    /// solvers, PSE, the baroclinic generator, the stratified profile
+    /// (sim/simulation_internals.h).
+    struct Internals;
+    std::unique_ptr<Internals> m_internals;
     NestedGrid m_velocityGrid;  // geometry of m_gridPacked0
     NestedGrid m_nextGrid;      // geometry of m_gridPacked1
     bool m_cacheValid = false;  // m_velocity0, m_stretch0, m_gridPacked0 belong to the current state
     CacheKey m_cacheKey{};
-    BaroclinicGenerator m_baroclinicGenerator;
-    bool m_densityGridValid = false;  // m_baroclinicGenerator's grid is this step's
-    StratifiedProfile m_profile;
+    bool m_densityGridValid = false;  // the baroclinic generator's grid is this step's
     std::vector<int> m_contactBody;  // per vorton: the body it touched this step, or −1
     std::vector<glm::vec3> m_contactImpulse, m_contactAngular;
 

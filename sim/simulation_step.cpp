@@ -2,6 +2,7 @@
 // one loop (docs/METHOD.md §5 gives the order and why).
 
 #include "sim/simulation.h"
+#include "sim/simulation_internals.h"
 #include "sim/numerics/step_helpers.h"
 
 #include <algorithm>
@@ -87,7 +88,7 @@ StepReport Simulation::Step() {
 std::string Simulation::StageBounds(StepContext& c) {
     // The layers' deviations are live: the profile follows them (its
     // interfaces keep the seeding's width when remeshing coarsens).
-    m_profile.Build(m_setup.groups, m_seededSpacing);
+    m_internals->profile.Build(m_setup.groups, m_seededSpacing);
     SyncBodies();
     // Bounds of everything that moves; the grids are fitted to them. The
     // tracers' come from the last step's corrector pass.
@@ -183,7 +184,7 @@ std::string Simulation::StageDiffusion(StepContext& c) {
         });
         eddy = m_eddyViscosity;
     }
-    m_pse.ComputeRates(m_vortons.position, m_vortons.vorticity, m_vortons.radius, m_vortons.volume, p.viscosity,
+    m_internals->pse.ComputeRates(m_vortons.position, m_vortons.vorticity, m_vortons.radius, m_vortons.volume, p.viscosity,
                        m_diffusion, eddy);
     if (ScanVectors(m_diffusion).nonFinite) return "non-finite viscous diffusion";
     return {};

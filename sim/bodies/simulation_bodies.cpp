@@ -12,6 +12,7 @@
 
 #include "sim/solvers/biot_savart.h"
 #include "sim/simulation.h"
+#include "sim/simulation_internals.h"
 
 namespace vorton {
 
@@ -143,13 +144,13 @@ float Simulation::FluidDensityAround(std::size_t i) const {
     const BodySpec& spec = m_setup.bodies[i];
     const BodyState& body = m_bodies[i];
     // The ambient profile, integrated over the sphere's volume.
-    float rho = m_setup.params.ambientDensity + m_profile.SphereMean(body.position.z, spec.radius);
+    float rho = m_setup.params.ambientDensity + m_internals->profile.SphereMean(body.position.z, spec.radius);
     // The deviation carried by vortons: none are inside the body (they are
     // pushed out), so it is sampled on a shell just outside it, where the
     // displaced fluid would be, at 14 points; outside the density grid it is 0.
     if (m_densityGridValid) {
-        const GridGeometry& grid = m_baroclinicGenerator.Grid();
-        const std::span<const float> density = m_baroclinicGenerator.Density();
+        const GridGeometry& grid = m_internals->baroclinicGenerator.Grid();
+        const std::span<const float> density = m_internals->baroclinicGenerator.Density();
         const glm::vec3 lo = grid.origin, hi = grid.Max();
         const float shell = spec.radius + 0.5f * Spacing();
         double sum = 0.0;

@@ -10,6 +10,7 @@
 #include <tbb/parallel_for.h>
 
 #include "sim/simulation.h"
+#include "sim/simulation_internals.h"
 
 namespace vorton {
 

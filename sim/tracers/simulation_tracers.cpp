@@ -1,4 +1,5 @@
 #include "sim/simulation.h"
+#include "sim/simulation_internals.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,0 +1,27 @@
+#pragma once
+/// \file
+/// Simulation's members whose types are the library's internals. Included
+/// only by Simulation's own sources (and tests that reach inside).
+
+#include <array>
+#include <memory>
+
+#include "sim/particles/baroclinic.h"
+#include "sim/particles/pse.h"
+#include "sim/particles/stratification.h"
+#include "sim/simulation.h"
+#include "sim/solvers/velocity_solver.h"
+
+namespace vorton {
+
+struct Simulation::Internals {
+    /// Per solver kind (Direct, Tree, Grid), made when first used: [0] the
+    /// step's first and last evaluations, [1] the predictor's.
+    std::array<std::unique_ptr<VelocitySolver>, 3> solvers[2];
+    ParticleStrengthExchange pse;
+    BaroclinicGenerator baroclinicGenerator;
+    /// The ambient profile of the layer groups (docs/METHOD.md §2).
+    StratifiedProfile profile;
+};
+
+}  // namespace vorton
