@@ -9,6 +9,7 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -156,24 +157,49 @@ Status GlContext::InitFramebuffer(int width, int height) {
                      std::to_string(height) + " exceeds this GL's limit of " +
                      std::to_string(maxSize) + " pixels per side"};
     }
+    // Drawn multisampled like the window (which asks GLFW for 4 samples), then
+    // resolved into a plain buffer for ReadPixels, so recordings match the window.
+    GLint maxSamples = 0;
+    glGetIntegerv(GL_MAX_SAMPLES, &maxSamples);
+    const GLsizei samples = std::min<GLint>(kHeadlessSamples, maxSamples);
+    auto storage = [&](GLenum format) {
+        if (samples > 1) {
+            glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, format, width, height);
+        } else {
+            glRenderbufferStorage(GL_RENDERBUFFER, format, width, height);
+        }
+    };
     glGenRenderbuffers(1, &m_colorBuffer);
     glBindRenderbuffer(GL_RENDERBUFFER, m_colorBuffer);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    storage(GL_RGBA8);
     glGenRenderbuffers(1, &m_depthBuffer);
     glBindRenderbuffer(GL_RENDERBUFFER, m_depthBuffer);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-    glBindRenderbuffer(GL_RENDERBUFFER, 0);
+    storage(GL_DEPTH_COMPONENT24);
 
+    auto complete = [](const char* what) -> Status {
+        const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+        if (status == GL_FRAMEBUFFER_COMPLETE) return Ok{};
+        char hex[16];
+        std::snprintf(hex, sizeof(hex), "0x%04X", status);
+        return Error{std::string("Headless ") + what + " is incomplete (status " + hex + ")"};
+    };
     glGenFramebuffers(1, &m_fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, m_colorBuffer);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, m_depthBuffer);
-    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    if (status != GL_FRAMEBUFFER_COMPLETE) {
-        char hex[16];
-        std::snprintf(hex, sizeof(hex), "0x%04X", status);
-        return Error{std::string("Headless framebuffer is incomplete (status ") + hex + ")"};
+    if (Status s = complete("framebuffer"); !s) return s;
+    if (samples > 1) {
+        glGenRenderbuffers(1, &m_resolveColor);
+        glBindRenderbuffer(GL_RENDERBUFFER, m_resolveColor);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+        glGenFramebuffers(1, &m_resolveFbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, m_resolveFbo);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, m_resolveColor);
+        if (Status s = complete("resolve framebuffer"); !s) return s;
+        glBindFramebuffer(GL_FRAMEBUFFER, m_fbo);
     }
+    glBindRenderbuffer(GL_RENDERBUFFER, 0);
+    m_samples = std::max<int>(1, samples);
     m_headlessSize = {width, height};
     glViewport(0, 0, width, height);
     return Ok{};
@@ -185,6 +211,8 @@ void GlContext::ReleaseHeadless() {
     if (m_eglContext != nullptr) {
         // GL objects can only be deleted while their context is current.
         if (m_fbo != 0) glDeleteFramebuffers(1, &m_fbo);
+        if (m_resolveFbo != 0) glDeleteFramebuffers(1, &m_resolveFbo);
+        if (m_resolveColor != 0) glDeleteRenderbuffers(1, &m_resolveColor);
         if (m_colorBuffer != 0) glDeleteRenderbuffers(1, &m_colorBuffer);
         if (m_depthBuffer != 0) glDeleteRenderbuffers(1, &m_depthBuffer);
         eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

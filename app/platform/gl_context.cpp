@@ -48,7 +48,7 @@ Result<std::unique_ptr<GlContext>> GlContext::CreateWindow(int width, int height
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, 4);  // a soft request: GLFW settles for fewer
+    glfwWindowHint(GLFW_SAMPLES, kHeadlessSamples);  // a soft request: GLFW settles for fewer
     GLFWwindow* window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
     if (window == nullptr) {
         std::string why = LastGlfwError();
@@ -110,7 +110,18 @@ void GlContext::ReadPixels(std::vector<std::uint8_t>& rgb) const {
     GLint previousAlignment = 4;
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &previousRead);
     glGetIntegerv(GL_PACK_ALIGNMENT, &previousAlignment);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, m_fbo);
+    GLuint source = m_fbo;
+    if (m_resolveFbo != 0) {
+        // Headless with multisampling: resolve the samples into the plain buffer first.
+        GLint previousDraw = 0;
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previousDraw);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, m_fbo);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, m_resolveFbo);
+        glBlitFramebuffer(0, 0, size.x, size.y, 0, 0, size.x, size.y, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previousDraw));
+        source = m_resolveFbo;
+    }
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, source);
     glReadBuffer(m_window != nullptr ? GL_BACK : GL_COLOR_ATTACHMENT0);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, size.x, size.y, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());

@@ -20,13 +20,18 @@ namespace vorton::platform {
 /// EGL_MESA_platform_surfaceless when the EGL library offers it, else EGL_DEFAULT_DISPLAY with a
 /// tiny pbuffer). Creating one makes it current on the calling thread and loads GL (glad).
 /// Only one GlContext may exist at a time (GLFW and glad are process-wide).
+/// Samples per pixel the headless framebuffer asks for: the window's request (GLFW_SAMPLES).
+inline constexpr int kHeadlessSamples = 4;
+
 class GlContext {
 public:
     /// Opens a window of the given size in screen coordinates. Error if there is no display
     /// (message says so and suggests --headless) or the context can't be made.
     static Result<std::unique_ptr<GlContext>> CreateWindow(int width, int height,
                                                            const std::string& title);
-    /// Headless: EGL + FBO (RGBA8 colour + depth24) of exactly width x height pixels.
+    /// Headless: EGL + FBO (RGBA8 colour + depth24) of exactly width x height pixels,
+    /// multisampled (kHeadlessSamples, or the GL's maximum if lower) like the window and
+    /// resolved by ReadPixels.
     /// Error if EGL has no usable display/config, GL 3.3 core is unavailable, or the size is bad.
     static Result<std::unique_ptr<GlContext>> CreateHeadless(int width, int height);
 
@@ -43,6 +48,8 @@ public:
     void PollEvents();
     /// Size of the drawable area in pixels (differs from window size on HiDPI screens).
     glm::ivec2 FramebufferSize() const;
+    /// Samples per pixel of the headless framebuffer (1: none); the window's are GLFW's.
+    int HeadlessSamples() const { return m_samples; }
     /// Binds the FBO (headless) or the default framebuffer and sets glViewport to the full size.
     void BeginFrame();
     /// Presents the frame (swaps buffers) in a window; nothing to do headless.
@@ -64,9 +71,12 @@ private:
     void* m_eglDisplay = nullptr;
     void* m_eglContext = nullptr;
     void* m_eglSurface = nullptr;
-    unsigned m_fbo = 0;
+    unsigned m_fbo = 0;          // headless: drawn into, multisampled when the GL allows
     unsigned m_colorBuffer = 0;
     unsigned m_depthBuffer = 0;
+    unsigned m_resolveFbo = 0;   // headless with samples: the plain buffer ReadPixels reads
+    unsigned m_resolveColor = 0;
+    int m_samples = 1;
     glm::ivec2 m_headlessSize{0, 0};
 };
 
