@@ -11,7 +11,7 @@ uniform int uPaletteCount;
 
 out vec4 vColor;  // rgb + alpha before the radial falloff
 
-const float kMinPixels = 1.5;
+const float kMinPixels = 2.5;  // below ~2.5 px, sprites read as TV static (issue 13)
 
 void main() {
     vec4 clip = uViewProjection * vec4(aPosition, 1.0);
