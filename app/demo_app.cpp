@@ -88,6 +88,10 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     first.threads = app->m_threads;
     std::vector<std::string> errors;
     app->m_worker->Sync(first, app->m_front, errors);
+    if (app->m_fitPending) {
+        app->FitCamera();  // the first frame already framed
+        app->m_fitPending = false;
+    }
     if (!options.record.empty()) app->ToggleRecording(options.record);
     return app;
 }
@@ -99,14 +103,59 @@ void DemoApp::SetThreads(int threads) {
 void DemoApp::ResetCamera() {
     m_camera.Reset(ToPose(m_scene.camera));
     m_view.followDye = m_scene.camera.follow;
+    // The scene's own state may not be in the snapshot yet (a new scene is built by the worker).
+    m_fitPending = m_scene.camera.fit;
+}
+
+Aabb DemoApp::FramedBox() const {
+    Aabb box;
+    const std::vector<glm::vec3>& x = m_front.tracerPositions;
+    if (!x.empty()) {
+        const std::size_t stride = std::max<std::size_t>(1, x.size() / 8192);
+        std::vector<float> axis;
+        for (int a = 0; a < 3; ++a) {
+            axis.clear();
+            for (std::size_t i = 0; i < x.size(); i += stride) axis.push_back(x[i][a]);
+            const auto at = [&](double q) {
+                const auto k = std::ptrdiff_t(q * double(axis.size() - 1));
+                std::nth_element(axis.begin(), axis.begin() + k, axis.end());
+                return axis[std::size_t(k)];
+            };
+            box.min[a] = at(0.02);
+            box.max[a] = at(0.98);
+        }
+    }
+    const SceneSetup& setup = DrawnSetup();
+    for (std::size_t b = 0; b < m_front.bodies.size() && b < setup.bodies.size(); ++b) {
+        const glm::vec3 r(setup.bodies[b].radius);
+        box.Grow(Aabb{m_front.bodies[b].position - r, m_front.bodies[b].position + r});
+    }
+    return box;
+}
+
+void DemoApp::FitCamera() {
+    const Aabb box = FramedBox();
+    if (box.Empty()) return;
+    const glm::ivec2 size = m_context->FramebufferSize();
+    platform::CameraPose pose = m_camera.Pose();
+    pose.target = 0.5f * (box.min + box.max);
+    pose.distance = platform::OrbitCamera::FitDistance(pose, box.min, box.max, float(size.x) / float(std::max(size.y, 1)),
+                                                       kFrameFill, kFrameFillWidth);
+    m_camera.Reset(pose);
 }
 
 void DemoApp::FollowDye() {
-    if (!m_view.followDye || m_front.tracerPositions.empty()) return;
-    const glm::vec3 centroid = m_front.tracerCentroid;  // summed by the worker, once per step
-    // Ease towards it so the view glides rather than jumps.
+    if (!m_view.followDye) return;
+    const Aabb box = FramedBox();
+    if (box.Empty()) return;
+    // Ease towards the framing so the view glides rather than jumps.
+    const glm::ivec2 size = m_context->FramebufferSize();
     platform::CameraPose pose = m_camera.Pose();
-    pose.target += 0.1f * (centroid - pose.target);
+    const float fit = platform::OrbitCamera::FitDistance(pose, box.min, box.max,
+                                                         float(size.x) / float(std::max(size.y, 1)), kFrameFill,
+                                                         kFrameFillWidth);
+    pose.target += 0.1f * (0.5f * (box.min + box.max) - pose.target);
+    pose.distance += 0.05f * (fit - pose.distance);
     m_camera.Reset(pose);
 }
 
@@ -198,6 +247,10 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     }
     m_workerErrors.clear();
     if (!fresh) return false;
+    if (m_fitPending && m_front.sceneId == m_sceneId) {
+        FitCamera();
+        m_fitPending = false;
+    }
     if (m_front.blowUp.empty()) {
         m_blowUp.clear();
     } else if (m_blowUp.empty()) {

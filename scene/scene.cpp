@@ -148,14 +148,17 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
 
 std::span<const ParamInfo<CameraSettings>> CameraParamInfos() {
     using C = CameraSettings;
-    static const std::array<ParamInfo<C>, 6> infos{{
+    static const std::array<ParamInfo<C>, 7> infos{{
         {"target", "Target", "m", &C::target, -1.0e4f, 1.0e4f, false, false, "the point the camera orbits and looks at"},
         {"distance", "Distance", "m", &C::distance, 1.0e-3f, 1.0e4f, false, false, "from the target"},
         {"yaw", "Yaw", "deg", &C::yaw, -360.0f, 360.0f, false, false, "about the vertical (z) axis"},
         {"pitch", "Pitch", "deg", &C::pitch, -89.0f, 89.0f, false, false, "above the horizontal"},
         {"fov", "Field of view", "deg", &C::fovY, 5.0f, 150.0f, false, false, "vertical"},
         {"follow", "Follow the dye", "", &C::follow, 0.0f, 1.0f, false, false,
-         "keep the target on the dye's centre as it moves"},
+         "keep the dye and bodies framed as they move (smoothed)"},
+        {"fit", "Frame the dye", "", &C::fit, 0.0f, 1.0f, false, false,
+         "on load and reset, aim at the dye and bodies from the distance that frames them; false: the target "
+         "and distance given here"},
     }};
     return infos;
 }
@@ -301,6 +304,16 @@ Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, co
     return Error{"unknown scene '" + nameOrFile + "'; valid scenes: " + list};
 }
 
+Status SetCameraParam(CameraSettings& camera, const std::string& key, const json& value) {
+    const std::string field = key.substr(key.find('.') + 1);
+    std::string valid;
+    for (const auto& info : CameraParamInfos()) {
+        if (field == info.key) return AssignParam(camera, info, key, value);
+        valid += (valid.empty() ? "camera." : ", camera.") + std::string(info.key);
+    }
+    return Error{"unknown camera key '" + key + "'; valid: " + valid};
+}
+
 Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::string> sets) {
     auto path = ResolveScenePath(nameOrFile, DataDirectory() / "scenes");
     if (!path) return Error{"--scene: " + path.error()};
@@ -309,7 +322,14 @@ Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::s
     for (const std::string& assignment : sets) {
         auto kv = ParseAssignment(assignment);
         if (!kv) return Error{"--set " + assignment + ": " + kv.error()};
-        if (Status s = SetParam(scene.value().setup, kv.value().first, kv.value().second); !s) {
+        const std::string& key = kv.value().first;
+        if (key.starts_with("camera.")) {
+            if (Status s = SetCameraParam(scene.value().camera, key, kv.value().second); !s) {
+                return Error{"--set " + assignment + ": " + s.error()};
+            }
+            continue;
+        }
+        if (Status s = SetParam(scene.value().setup, key, kv.value().second); !s) {
             return Error{"--set " + assignment + ": " + s.error()};
         }
     }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <glm/vec3.hpp>
+#include <nlohmann/json.hpp>
 
 #include "sim/result.h"
 #include "sim/particles/seeding.h"
@@ -39,11 +40,15 @@ struct CameraSettings {
     float yaw = 30.0f;
     float pitch = 15.0f;
     float fovY = 45.0f;
-    bool follow = false;  ///< keep the target on the dye's centre as it moves
+    bool follow = false;  ///< keep the dye and bodies framed as they move
+    bool fit = true;      ///< on load and reset, frame the dye and bodies (else target and distance as given)
 };
 
 /// The camera keys of a scene file ("camera": {...}), as a parameter table.
 std::span<const ParamInfo<CameraSettings>> CameraParamInfos();
+/// Sets "camera.<key>" (a key of CameraParamInfos()) from a JSON value, with the
+/// checks of AssignParam. Error for an unknown key, listing the valid ones.
+Status SetCameraParam(CameraSettings& camera, const std::string& key, const nlohmann::json& value);
 
 struct Scene {
     std::string name;         ///< file stem, e.g. "dye_drop"
@@ -70,7 +75,8 @@ Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, co
 /// (ResolveScenePath), parsed, each `sets` assignment ("key=value", as
 /// `--set` takes them) applied in order, and the result checked with
 /// SetupProblem(). Errors name the file:line, or the assignment (for a setup
-/// problem, every assignment given, and the body or group); the messages
+/// problem, every assignment given, and the body or group); "camera.<key>"
+/// assignments set the scene's camera (SetCameraParam); the messages
 /// call the scene `--scene` and an assignment `--set`, as on the command line.
 Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::string> sets);
 

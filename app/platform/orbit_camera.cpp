@@ -87,6 +87,31 @@ Ray OrbitCamera::RayThroughPixel(glm::vec2 pixel, glm::ivec2 viewport) const {
     return Ray{Eye(), glm::normalize(direction)};
 }
 
+float OrbitCamera::FitDistance(const CameraPose& pose, glm::vec3 lo, glm::vec3 hi, float aspect, float fill,
+                               float fillWidth) {
+    OrbitCamera camera;
+    camera.Reset(pose);
+    const glm::mat4 view = camera.View();
+    const glm::vec3 right(view[0][0], view[1][0], view[2][0]);
+    const glm::vec3 up(view[0][1], view[1][1], view[2][1]);
+    const glm::vec3 back(view[0][2], view[1][2], view[2][2]);  // towards the eye
+    const float tanHalf = std::tan(glm::radians(camera.Pose().fovY) * 0.5f);
+    const float safeAspect = aspect > 0.0f && std::isfinite(aspect) ? aspect : 1.0f;
+    const float tanVertical = tanHalf * std::clamp(fill, 0.01f, 1.0f);
+    const float tanHorizontal = tanHalf * safeAspect * std::clamp(fillWidth, 0.01f, 1.0f);
+    float distance = kMinDistance;
+    for (int c = 0; c < 8; ++c) {
+        const glm::vec3 corner((c & 1) ? hi.x : lo.x, (c & 2) ? hi.y : lo.y, (c & 4) ? hi.z : lo.z);
+        const glm::vec3 o = corner - pose.target;
+        // A corner at depth z towards the eye, x and y off-axis, projects inside ±fill when
+        // |y| <= tanHalf (d - z) and |x| <= tanHalf aspect (d - z).
+        const float z = glm::dot(o, back);
+        distance = std::max(distance, z + std::abs(glm::dot(o, up)) / tanVertical);
+        distance = std::max(distance, z + std::abs(glm::dot(o, right)) / tanHorizontal);
+    }
+    return std::clamp(distance, kMinDistance, kMaxDistance);
+}
+
 render::SceneView OrbitCamera::MakeView(glm::ivec2 viewport) const {
     render::SceneView scene;
     scene.viewport = glm::max(viewport, glm::ivec2(1));

@@ -51,6 +51,13 @@ public:
     Ray RayThroughPixel(glm::vec2 pixel, glm::ivec2 viewport) const;
     /// Everything the renderer needs for a viewport of the given pixel size.
     render::SceneView MakeView(glm::ivec2 viewport) const;
+    /// The distance from pose.target at which the box [lo, hi] (m), seen with the pose's yaw,
+    /// pitch and field of view, fills `fill` (0..1] of the height of a viewport of aspect ratio
+    /// `aspect` (width / height), or `fillWidth` of its width if that is tighter: every projected
+    /// corner within ±fill vertically and ±fillWidth horizontally in normalised device
+    /// coordinates, one of them on its edge. Clamped to the camera's distance range.
+    static float FitDistance(const CameraPose& pose, glm::vec3 lo, glm::vec3 hi, float aspect, float fill,
+                             float fillWidth);
 
 private:
     CameraPose m_pose;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "app/platform/orbit_camera.h"
@@ -111,6 +112,36 @@ TEST(OrbitCamera, MakeViewFillsEverything) {
     EXPECT_EQ(view.viewport, glm::ivec2(640, 480));
     ExpectNear(view.eye, camera.Eye());
     EXPECT_NEAR(view.projection[1][1] / view.projection[0][0], 640.0f / 480.0f, kEps);
+}
+
+TEST(OrbitCamera, FitDistanceFramesTheBoxToTheAskedFill) {
+    // A tall box and a wide one, from several angles: every corner projects inside ±fill
+    // vertically and ±fillWidth horizontally in normalised device coordinates, and one lies on
+    // its edge (to 1 %), so the box spans the asked share of the frame on its tighter axis.
+    const float aspect = 16.0f / 9.0f, fill = 0.6f, fillWidth = 0.8f;
+    const glm::vec3 boxes[2][2] = {{{-0.2f, -0.2f, -0.8f}, {0.2f, 0.2f, 0.3f}},
+                                   {{-1.5f, -0.3f, -0.2f}, {1.2f, 0.3f, 0.2f}}};
+    for (const auto& box : boxes) {
+        for (const float yaw : {-90.0f, 0.0f, 25.0f, 130.0f}) {
+            for (const float pitch : {0.0f, 15.0f, 60.0f}) {
+                CameraPose pose{.target = 0.5f * (box[0] + box[1]), .distance = 1.0f, .yaw = yaw, .pitch = pitch};
+                pose.distance = OrbitCamera::FitDistance(pose, box[0], box[1], aspect, fill, fillWidth);
+                OrbitCamera camera;
+                camera.Reset(pose);
+                const render::SceneView view = camera.MakeView({1600, 900});
+                float largest = 0.0f;
+                for (int c = 0; c < 8; ++c) {
+                    const glm::vec3 corner((c & 1) ? box[1].x : box[0].x, (c & 2) ? box[1].y : box[0].y,
+                                           (c & 4) ? box[1].z : box[0].z);
+                    const glm::vec4 clip = view.projection * view.view * glm::vec4(corner, 1.0f);
+                    ASSERT_GT(clip.w, 0.0f);
+                    largest = std::max({largest, std::abs(clip.x / clip.w) * fill / fillWidth,
+                                        std::abs(clip.y / clip.w)});
+                }
+                EXPECT_NEAR(largest, fill, 0.01f * fill) << "yaw " << yaw << " pitch " << pitch;
+            }
+        }
+    }
 }
 
 }  // namespace
