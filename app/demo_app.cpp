@@ -133,14 +133,23 @@ Aabb DemoApp::FramedBox() const {
     return box;
 }
 
+float DemoApp::FreeWidthShare() {
+    const bool panelInFrame = m_imgui && (m_view.showPanel || m_recordPanel) && (m_recordPanel || !m_recorder.IsRecording());
+    const float share = panelInFrame ? std::clamp(m_panelShare, 0.0f, 0.6f) : 0.0f;
+    m_camera.SetCentreShift(share);
+    return 1.0f - share;
+}
+
 void DemoApp::FitCamera() {
     const Aabb box = FramedBox();
     if (box.Empty()) return;
+    const float free = FreeWidthShare();
+    m_fittedShare = 1.0f - free;
     const glm::ivec2 size = m_context->FramebufferSize();
     platform::CameraPose pose = m_camera.Pose();
     pose.target = 0.5f * (box.min + box.max);
     pose.distance = platform::OrbitCamera::FitDistance(pose, box.min, box.max, float(size.x) / float(std::max(size.y, 1)),
-                                                       kFrameFill, kFrameFillWidth);
+                                                       kFrameFill, kFrameFillWidth * free);
     m_camera.Reset(pose);
 }
 
@@ -149,11 +158,12 @@ void DemoApp::FollowDye() {
     const Aabb box = FramedBox();
     if (box.Empty()) return;
     // Ease towards the framing so the view glides rather than jumps.
+    const float free = FreeWidthShare();
     const glm::ivec2 size = m_context->FramebufferSize();
     platform::CameraPose pose = m_camera.Pose();
     const float fit = platform::OrbitCamera::FitDistance(pose, box.min, box.max,
                                                          float(size.x) / float(std::max(size.y, 1)), kFrameFill,
-                                                         kFrameFillWidth);
+                                                         kFrameFillWidth * free);
     pose.target += 0.1f * (0.5f * (box.min + box.max) - pose.target);
     pose.distance += 0.05f * (fit - pose.distance);
     m_camera.Reset(pose);
@@ -368,6 +378,9 @@ int DemoApp::Run() {
         first = false;
 
         const auto drawStart = Clock::now();
+        // The lens shift for where the panel is now; the first frame with the panel drawn
+        // tells its width, so a framing made without it is redone once.
+        if (FreeWidthShare() < 1.0f - m_fittedShare - 0.02f && frameCount == 1 && m_scene.camera.fit) FitCamera();
         FollowDye();
         m_context->BeginFrame();
         DrawScene();

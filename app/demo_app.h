@@ -73,6 +73,8 @@ public:
     void RequestReset() { m_resetRequested = true; }
     void RequestScene(const std::string& name) { m_pendingScene = name; }
     void RequestScreenshot() { m_screenshotRequested = true; }
+    /// The panel reports its right edge as a share of the window's width each frame (DrawPanel).
+    void SetPanelShare(float share) { m_panelShare = share; }
     void ResetCamera();
     /// Worker threads; a change recreates the worker's task arena at the next step boundary.
     int Threads() const { return m_threads; }
@@ -137,6 +139,10 @@ private:
     void FitCamera();
     /// With followDye: eases the target to FramedBox()'s centre and the distance to its fit.
     void FollowDye();
+    /// The share of the frame's width the panel leaves free for framing (1 without it), after
+    /// setting the camera's lens shift so the view centres in that part. A recording without
+    /// the panel gets the whole frame.
+    float FreeWidthShare();
     /// Reads the frame back for the recorder and a requested screenshot. Returns the time it
     /// took, ms (0 when neither wanted it).
     double CaptureFrame(bool recordNow);
@@ -157,6 +163,8 @@ private:
     std::unique_ptr<platform::ImGuiLayer> m_imgui;
     platform::OrbitCamera m_camera;
     bool m_fitPending = false;  ///< FitCamera() once the snapshot shows the scene's state
+    float m_panelShare = 0.0f;  ///< the panel's right edge / the window's width, last frame
+    float m_fittedShare = 0.0f;  ///< m_panelShare when FitCamera() last ran
     platform::Recorder m_recorder;
     ViewSettings m_view;
 

@@ -285,6 +285,9 @@ void DrawPanel(DemoApp& app) {
     ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(380.0f, 0.0f), ImGuiCond_FirstUseEver);
     ImGui::Begin("Vorton fluid", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    // Where the panel ends, for the camera to centre the view in the rest of the window.
+    const float displayWidth = ImGui::GetIO().DisplaySize.x;
+    if (displayWidth > 0.0f) app.SetPanelShare((ImGui::GetWindowPos().x + ImGui::GetWindowWidth()) / displayWidth);
     SceneSection(app);
     if (!app.BlowUp().empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", app.BlowUp().c_str());
     StatsSection(app);

@@ -65,8 +65,11 @@ glm::mat4 OrbitCamera::View() const {
 
 glm::mat4 OrbitCamera::Projection(float aspect) const {
     const float safeAspect = aspect > 0.0f && std::isfinite(aspect) ? aspect : 1.0f;
-    return glm::perspective(glm::radians(m_pose.fovY), safeAspect, m_pose.distance * 0.01f,
-                            m_pose.distance * 100.0f);
+    glm::mat4 projection = glm::perspective(glm::radians(m_pose.fovY), safeAspect, m_pose.distance * 0.01f,
+                                            m_pose.distance * 100.0f);
+    // x_ndc += shift: x_clip gains shift * w_clip = shift * (-z_view).
+    projection[2][0] -= m_centreShift;
+    return projection;
 }
 
 glm::vec3 OrbitCamera::Forward() const {
@@ -76,7 +79,7 @@ glm::vec3 OrbitCamera::Forward() const {
 Ray OrbitCamera::RayThroughPixel(glm::vec2 pixel, glm::ivec2 viewport) const {
     const glm::vec2 size = glm::vec2(glm::max(viewport, glm::ivec2(1)));
     // Normalised device coordinates: x right, y up, -1..1 across the viewport.
-    const float ndcX = 2.0f * pixel.x / size.x - 1.0f;
+    const float ndcX = 2.0f * pixel.x / size.x - 1.0f - m_centreShift;
     const float ndcY = 1.0f - 2.0f * pixel.y / size.y;
     const float tanHalf = std::tan(glm::radians(m_pose.fovY) * 0.5f);
     const float aspect = size.x / size.y;

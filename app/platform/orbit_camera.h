@@ -49,6 +49,11 @@ public:
     /// the right and y down from the top-left corner (GLFW cursor coordinates; any unit works as
     /// long as the viewport is in the same one). Consistent with MakeView(viewport).
     Ray RayThroughPixel(glm::vec2 pixel, glm::ivec2 viewport) const;
+    /// Moves the image of the target (and the whole view with it) right by `ndcX` in normalised
+    /// device coordinates (a lens shift, no rotation): 0 centres it; the window uses the panel's
+    /// share of the width, so the target sits mid-way across the part the panel leaves free.
+    void SetCentreShift(float ndcX) { m_centreShift = ndcX; }
+    float CentreShift() const { return m_centreShift; }
     /// Everything the renderer needs for a viewport of the given pixel size.
     render::SceneView MakeView(glm::ivec2 viewport) const;
     /// The distance from pose.target at which the box [lo, hi] (m), seen with the pose's yaw,
@@ -61,6 +66,7 @@ public:
 
 private:
     CameraPose m_pose;
+    float m_centreShift = 0.0f;
 };
 
 }  // namespace vorton::platform

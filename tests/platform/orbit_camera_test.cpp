@@ -10,6 +10,7 @@ namespace {
 
 using platform::CameraPose;
 using platform::OrbitCamera;
+using platform::Ray;
 
 constexpr float kEps = 1e-4f;
 
@@ -112,6 +113,21 @@ TEST(OrbitCamera, MakeViewFillsEverything) {
     EXPECT_EQ(view.viewport, glm::ivec2(640, 480));
     ExpectNear(view.eye, camera.Eye());
     EXPECT_NEAR(view.projection[1][1] / view.projection[0][0], 640.0f / 480.0f, kEps);
+}
+
+TEST(OrbitCamera, CentreShiftMovesTheTargetAndPickingAgrees) {
+    // With the panel covering the left 30 % of the window the target is drawn at NDC x = 0.3,
+    // the middle of the free part, and the ray through that pixel still hits the target.
+    OrbitCamera camera;
+    camera.Reset(CameraPose{.target = {0.2f, -0.1f, 0.4f}, .distance = 2.0f, .yaw = 35.0f, .pitch = 20.0f});
+    camera.SetCentreShift(0.3f);
+    const render::SceneView view = camera.MakeView({1000, 500});
+    const glm::vec4 clip = view.projection * view.view * glm::vec4(0.2f, -0.1f, 0.4f, 1.0f);
+    EXPECT_NEAR(clip.x / clip.w, 0.3f, kEps);
+    EXPECT_NEAR(clip.y / clip.w, 0.0f, kEps);
+    const Ray ray = camera.RayThroughPixel({0.5f * (1.0f + 0.3f) * 1000.0f, 250.0f}, {1000, 500});
+    const glm::vec3 toTarget = glm::normalize(glm::vec3(0.2f, -0.1f, 0.4f) - ray.origin);
+    EXPECT_GT(glm::dot(ray.direction, toTarget), 1.0f - 1e-5f);
 }
 
 TEST(OrbitCamera, FitDistanceFramesTheBoxToTheAskedFill) {
