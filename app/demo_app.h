@@ -37,10 +37,11 @@ struct ViewSettings {
     bool showBounds = false;
     bool showPanel = true;
     bool followDye = false;        ///< the camera keeps the dye and bodies framed as they move
-    bool showTimings = true;       ///< the timing window: stages, ms per step, steps/s, fps
+    bool showTimings = false;      ///< the timing window: stages, ms per step, steps/s, fps (T)
     float tracerSize = 0.006f;     ///< m
     float tracerOpacity = 0.35f;   ///< 0..1
     std::array<char, 512> recordPath{};  ///< the panel's FILE.mp4 or DIR/ field
+    std::array<char, 512> defaultRecordPath{};  ///< the name the panel last filled in itself
 };
 
 /// Share of the frame's height the dye and bodies span when the camera frames them (issue 13

@@ -13,6 +13,8 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
+#include <tbb/info.h>
+
 #include "app/demo_app.h"
 
 namespace vorton {
@@ -101,8 +103,12 @@ bool GravityWidget(SimParams& p) {
 /// gravity vector as magnitude and direction). Returns true when one was edited.
 bool SimParamWidgets(SimParams& p, ParamInfo<SimParams>::Panel panel, bool live) {
     bool edited = false;
+    const bool treeInUse = p.solver == Solver::Tree || p.solver == Solver::Auto;
     for (const auto& info : SimParamInfos()) {
         if (info.panel != panel || info.live != live) continue;
+        // The treecode's settings only where the treecode may run.
+        const auto* real = std::get_if<float SimParams::*>(&info.member);
+        if (!treeInUse && real && *real == &SimParams::treeTheta) continue;
         if (const auto* vec = std::get_if<glm::vec3 SimParams::*>(&info.member); vec && *vec == &SimParams::gravity) {
             edited |= GravityWidget(p);
             continue;
@@ -245,7 +251,8 @@ void SolverSection(DemoApp& app) {
     using Panel = ParamInfo<SimParams>::Panel;
     bool edited = SimParamWidgets(p, Panel::Solver, true);
     int threads = app.Threads();
-    if (ImGui::SliderInt("Threads", &threads, 1, 64)) app.SetThreads(threads);
+    // Up to twice the hardware threads: more only adds waiting (results are the same anyway).
+    if (ImGui::SliderInt("Threads", &threads, 1, 2 * tbb::info::default_concurrency())) app.SetThreads(threads);
     HelpMarker("worker threads of the simulation, applied at the next step; results are identical for any count");
     ImGui::TextDisabled("Applied on Reset:");
     edited |= SimParamWidgets(p, Panel::Solver, false);
@@ -269,7 +276,13 @@ void DisplaySection(DemoApp& app) {
 
 void RecordingSection(DemoApp& app) {
     auto& path = app.View().recordPath;
-    if (path[0] == '\0') std::snprintf(path.data(), path.size(), "vorton_%s.mp4", app.CurrentScene().name.c_str());
+    // The default name follows the scene, so recordings of two scenes do not overwrite each
+    // other; a name the user typed stays.
+    auto& defaultPath = app.View().defaultRecordPath;
+    if (path[0] == '\0' || std::string_view(path.data()) == std::string_view(defaultPath.data())) {
+        std::snprintf(path.data(), path.size(), "vorton_%s.mp4", app.CurrentScene().name.c_str());
+        defaultPath = path;
+    }
     if (!ImGui::CollapsingHeader("Recording", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::InputText("File or folder/", path.data(), path.size());
     HelpMarker("FILE.mp4 records a video through ffmpeg; a path ending in / records a PNG sequence");
