@@ -1,0 +1,171 @@
+// End-to-end frames: the real `vorton` executable's PNGs and MP4s (what the
+// camera frames, the drop sinking, one video frame per step, SIGTERM mid-video).
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+
+#include <gtest/gtest.h>
+
+#include "exe_util.h"
+
+namespace {
+
+using namespace vorton::test;
+
+/// Centroid (pixels) and count of clearly blue pixels: blue well above red and green.
+struct BlueBlob {
+    double count = 0.0, x = 0.0, y = 0.0;
+};
+BlueBlob FindBlue(const fs::path& png) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load(png.c_str(), &w, &h, &n, 3);
+    BlueBlob blob;
+    if (!data) return blob;
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = data + 3 * (y * w + x);
+            if (p[2] > 90 && p[2] > p[0] + 40 && p[2] > p[1] + 15) {
+                blob.count += 1.0;
+                blob.x += x;
+                blob.y += y;
+            }
+        }
+    }
+    stbi_image_free(data);
+    if (blob.count > 0.0) {
+        blob.x /= blob.count;
+        blob.y /= blob.count;
+    }
+    return blob;
+}
+
+
+TEST(VortonExe, HeadlessPngsShowTheBlueDropSinking) {
+    // 2 s of the dye drop (40 steps of 0.05 s) at 320x240: the first frame
+    // shows a blue blob above the camera target (the drop starts 0.8 m above
+    // it), and the blob's centroid moves down the image as the drop sinks
+    // (about (2/3)·g·δρ/ρ₀·t²/2 ≈ 0.4 m, tens of pixels at this zoom).
+    // The scene's own fixed camera (no framing, no following), so the image shows the motion.
+    const fs::path dir = TempDir("pngs");
+    const RunResult r = RunVorton("--headless --frames 40 --size 320x240 --set dt=0.05 " + kSmall +
+                                  " --set camera.fit=false --set camera.follow=false --record " + dir.string() + "/");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    ASSERT_TRUE(fs::exists(dir / "frame_000000.png"));
+    ASSERT_TRUE(fs::exists(dir / "frame_000040.png"));
+    EXPECT_FALSE(fs::exists(dir / "frame_000041.png"));
+    const BlueBlob first = FindBlue(dir / "frame_000000.png"), last = FindBlue(dir / "frame_000040.png");
+    EXPECT_GT(first.count, 300.0) << "the drop should be visible as blue pixels";
+    EXPECT_GT(last.count, 300.0);
+    EXPECT_LT(first.y, 120.0) << "the drop starts in the upper half";
+    EXPECT_GT(last.y, first.y + 10.0) << "the drop should sink (image y grows downward)";
+}
+
+/// Rows [first, last] of an image holding anything but the backdrop, a vertical gradient: a
+/// pixel counts when it differs by more than 24 (summed over RGB) from its row's left edge.
+std::pair<int, int> DrawnRows(const fs::path& png, int* height) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load(png.c_str(), &w, &h, &n, 3);
+    *height = h;
+    int first = -1, last = -1;
+    if (!data) return {first, last};
+    for (int y = 0; y < h; ++y) {
+        const unsigned char* edge = data + 3 * (y * w);
+        int differing = 0;
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = data + 3 * (y * w + x);
+            if (std::abs(p[0] - edge[0]) + std::abs(p[1] - edge[1]) + std::abs(p[2] - edge[2]) > 24) ++differing;
+        }
+        if (differing >= 3) {  // a row with a few stray tracers is not yet the dye
+            if (first < 0) first = y;
+            last = y;
+        }
+    }
+    stbi_image_free(data);
+    return {first, last};
+}
+
+TEST(VortonExe, FirstFrameOfEverySceneFramesTheDyeAndBodies) {
+    // Issue 13: the dye covered 1 % of the frame. On load the camera aims at the dye and bodies
+    // and backs off until they span 0.6 of the frame's height or 0.8 of its width, whichever
+    // is tighter; the issue asks for at least a third of the height. Without the framing
+    // (camera.fit=false) dye_drop spans 0.14 of the height and vortex_ring 0.19.
+    const RunResult list = RunVorton("--list-scenes");
+    ASSERT_EQ(list.exitCode, 0);
+    std::istringstream names(list.output);
+    int scenes = 0;
+    for (std::string scene; names >> scene;) {
+        const fs::path dir = TempDir("frame_" + scene);
+        const RunResult r = RunVorton("--headless --scene " + scene + " --frames 1 --size 320x180 " + kSmall +
+                                      " --record " + dir.string() + "/");
+        ASSERT_EQ(r.exitCode, 0) << scene << ": " << r.output;
+        int height = 0;
+        const auto [first, last] = DrawnRows(dir / "frame_000000.png", &height);
+        ASSERT_GE(first, 0) << scene << ": nothing drawn";
+        const double span = double(last - first + 1) / double(height);
+        EXPECT_GT(span, 1.0 / 3.0) << span << " " << scene << " spans rows " << first << ".." << last << " of " << height;
+        EXPECT_GT(first, 0) << scene << " is cut off at the top";
+        EXPECT_LT(last, height - 1) << scene << " is cut off at the bottom";
+        ++scenes;
+    }
+    EXPECT_GE(scenes, 8);
+}
+
+TEST(VortonExe, FollowKeepsTheSinkingDropInTheMiddleThird) {
+    // dye_drop follows its dye: after 4 s (the drop has sunk about 0.9 m, several of its
+    // diameters) its blue centroid is still in the middle third of the frame, where with the
+    // fixed camera it has left that third (HeadlessPngsShowTheBlueDropSinking).
+    const fs::path dir = TempDir("follow");
+    const RunResult r = RunVorton("--headless --frames 80 --size 320x240 --set dt=0.05 " + kSmall + " --record " +
+                                  dir.string() + "/");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const BlueBlob last = FindBlue(dir / "frame_000080.png");
+    ASSERT_GT(last.count, 300.0);
+    EXPECT_GT(last.y, 80.0);
+    EXPECT_LT(last.y, 160.0);
+}
+
+/// Frames in a video as ffprobe decodes them (0 if it cannot).
+int DecodedFrames(const fs::path& video) {
+    FILE* pipe = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
+                        "-of csv=p=0 '" + video.string() + "' 2>&1").c_str(), "r");
+    if (!pipe) return 0;
+    char buffer[256] = {};
+    if (!std::fgets(buffer, sizeof buffer, pipe)) buffer[0] = 0;
+    pclose(pipe);
+    return std::atoi(buffer);
+}
+
+TEST(VortonExe, Mp4HasOneFramePerStepPlusTheFirst) {
+    const fs::path dir = TempDir("mp4");
+    const fs::path video = dir / "drop.mp4";
+    const RunResult r = RunVorton("--headless --frames 12 --size 160x120 " + kSmall + " --record " + video.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_EQ(DecodedFrames(video), 13);
+}
+
+TEST(VortonExe, SigtermMidRecordingFinishesTheVideo) {
+    // `timeout` sends SIGTERM after 4 s of a run that would take minutes: the
+    // run ends at a step boundary, ffmpeg is closed and waited for, so the
+    // MP4 is complete and holds every frame the message counts.
+    const fs::path dir = TempDir("sigterm");
+    const fs::path video = dir / "drop.mp4";
+    const RunResult r = RunVorton("--headless --frames 100000 --size 160x120 " + kSmall + " --record " + video.string(),
+                                  "timeout --preserve-status -s TERM 4");
+    EXPECT_EQ(r.exitCode, 128 + 15) << r.output;
+    EXPECT_NE(r.output.find("stopped by signal 15"), std::string::npos) << r.output;
+    const auto at = r.output.find("recorded ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const int recorded = std::atoi(r.output.c_str() + at + 9);
+    EXPECT_GT(recorded, 1) << r.output;
+    EXPECT_EQ(DecodedFrames(video), recorded) << r.output;
+}
+
+
+}  // namespace
