@@ -90,10 +90,11 @@ float Simulation::VortonDensityDeviation(std::size_t k) const {
     float deviation = g == kAmbientGroup || m_setup.groups[g].layer
                           ? 0.0f
                           : m_setup.groups[g].densityDeviation * m_vortons.massFraction[k];
-    if (!m_internals->profile.Empty()) {
+    const StratifiedProfile& profile = m_internals->profile;
+    if (!profile.Empty()) {
         // Born at the profile's density where it started; what counts is the
         // difference from the profile where it is now (docs/METHOD.md §2).
-        deviation += m_internals->profile.Delta(m_vortons.birthHeight[k]) - m_internals->profile.Delta(m_vortons.position[k].z);
+        deviation += profile.Delta(m_vortons.birthHeight[k]) - profile.Delta(m_vortons.position[k].z);
     }
     return deviation;
 }

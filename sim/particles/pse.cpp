@@ -30,11 +30,9 @@ constexpr float kCutoff = 3.0f;  // in units of ε
 constexpr std::size_t kPairwiseFrom = 500;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
-using F8 = Float8;
-using I8 = Int8;
 
-inline F8 Load8(const float* p) {
-    F8 v;
+inline Float8 Load8(const float* p) {
+    Float8 v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
@@ -51,7 +49,7 @@ struct PseView {
     bool uniform;
 };
 
-float Sum8(F8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); }
+float Sum8(Float8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); }
 
 /// The run of the sorted arrays that row (j, k) of the cell list holds within
 /// reach of a point at `rel` (m from the cell origin): only the cells the
@@ -79,17 +77,17 @@ float Sum8(F8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[
 /// the eight candidates from sorted index s, zero past `end` and beyond the
 /// cutoff. No divisions (ε is one for all pairs).
 struct Terms8 {
-    F8 x, y, z;
+    Float8 x, y, z;
 };
 [[gnu::always_inline]] inline Terms8 PairTerms8(const PseView& v, glm::vec3 xp, glm::vec3 alphaP, float vp,
                                                 float eddyP, std::uint32_t s, std::uint32_t end) {
-    const F8 dx = xp.x - Load8(v.sx + s), dy = xp.y - Load8(v.sy + s), dz = xp.z - Load8(v.sz + s);
-    const F8 d2 = dx * dx + dy * dy + dz * dz;
-    const F8 nuPair = v.nu + 0.5f * (eddyP + Load8(v.seddy + s));
-    const F8 e = ExpNonPositive<F8, I8>(-d2 * v.invEps2);
-    const I8 inside = (d2 < v.reach2) & (I8{0, 1, 2, 3, 4, 5, 6, 7} < int(end - s));
-    const F8 w = inside ? nuPair * e * v.etaOverEps2 : F8{};
-    const F8 vq = Load8(v.svol + s);
+    const Float8 dx = xp.x - Load8(v.sx + s), dy = xp.y - Load8(v.sy + s), dz = xp.z - Load8(v.sz + s);
+    const Float8 d2 = dx * dx + dy * dy + dz * dz;
+    const Float8 nuPair = v.nu + 0.5f * (eddyP + Load8(v.seddy + s));
+    const Float8 e = ExpNonPositive<Float8, Int8>(-d2 * v.invEps2);
+    const Int8 inside = (d2 < v.reach2) & (Int8{0, 1, 2, 3, 4, 5, 6, 7} < int(end - s));
+    const Float8 w = inside ? nuPair * e * v.etaOverEps2 : Float8{};
+    const Float8 vq = Load8(v.svol + s);
     return {(vp * Load8(v.sax + s) - vq * alphaP.x) * w, (vp * Load8(v.say + s) - vq * alphaP.y) * w,
             (vp * Load8(v.saz + s) - vq * alphaP.z) * w};
 }
@@ -110,7 +108,7 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin, std::size_
             glm::clamp(glm::ivec3(glm::floor((xp - v.cells->origin) / h)), glm::ivec3(0), dims - 1);
         const glm::ivec3 lo = glm::max(c - 2, glm::ivec3(0)), hi = glm::min(c + 2, dims - 1);
         float sumX = 0.0f, sumY = 0.0f, sumZ = 0.0f;
-        F8 accX{}, accY{}, accZ{};
+        Float8 accX{}, accY{}, accZ{};
         const glm::vec3 rel = xp - v.cells->origin;
         for (int k = lo.z; k <= hi.z; ++k) {
             for (int j = lo.y; j <= hi.y; ++j) {
@@ -163,7 +161,7 @@ VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* 
         const float vp = v.svol[sp], eddyP = v.seddy[sp];
         const glm::ivec3 c =
             glm::clamp(glm::ivec3(glm::floor((xp - v.cells->origin) / h)), glm::ivec3(0), dims - 1);
-        F8 accX{}, accY{}, accZ{};
+        Float8 accX{}, accY{}, accZ{};
         const glm::vec3 rel = xp - v.cells->origin;
         for (int k = c.z; k <= std::min(c.z + 2, dims.z - 1); ++k) {
             for (int j = k == c.z ? c.y : std::max(c.y - 2, 0); j <= std::min(c.y + 2, dims.y - 1); ++j) {
@@ -179,7 +177,7 @@ VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* 
                     accZ += t.z;
                     const int lanes = int(runEnd - s);
                     if (lanes >= 8) {
-                        const F8 nx = Load8(rx + s) - t.x, ny = Load8(ry + s) - t.y, nz = Load8(rz + s) - t.z;
+                        const Float8 nx = Load8(rx + s) - t.x, ny = Load8(ry + s) - t.y, nz = Load8(rz + s) - t.z;
                         std::memcpy(rx + s, &nx, sizeof nx);
                         std::memcpy(ry + s, &ny, sizeof ny);
                         std::memcpy(rz + s, &nz, sizeof nz);

@@ -18,15 +18,14 @@ namespace {
 // Eight-lane vectors passed between inline helpers of this file only: the
 // ABI note about 32-byte vectors without AVX does not concern us.
 #pragma GCC diagnostic ignored "-Wpsabi"
-using F8 = Float8;
 
-[[gnu::always_inline]] inline F8 Load8(const float* p) {
-    F8 v;
+[[gnu::always_inline]] inline Float8 Load8(const float* p) {
+    Float8 v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
 
-[[gnu::always_inline]] inline float Sum8(F8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); }
+[[gnu::always_inline]] inline float Sum8(Float8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); }
 
 /// The sources as one array per component, padded with inert sources (α = 0,
 /// σ² = 1) to a multiple of eight, which add exactly zero.
@@ -59,24 +58,24 @@ template <bool kStretch>
     for (std::size_t i = begin; i < end; ++i) {
         const glm::vec3 x = q.points[i];
         const glm::vec3 omega = kStretch ? q.omega[i] : glm::vec3(0.0f);
-        F8 vx{}, vy{}, vz{}, sx{}, sy{}, sz{};
+        Float8 vx{}, vy{}, vz{}, sx{}, sy{}, sz{};
         for (std::size_t k = 0; k < src.padded; k += 8) {
-            const F8 rx = x.x - Load8(&src.x[k]), ry = x.y - Load8(&src.y[k]), rz = x.z - Load8(&src.z[k]);
-            const F8 ax = Load8(&src.ax[k]), ay = Load8(&src.ay[k]), az = Load8(&src.az[k]);
-            const F8 q2 = rx * rx + ry * ry + rz * rz + Load8(&src.s2[k]);
-            F8 root;
+            const Float8 rx = x.x - Load8(&src.x[k]), ry = x.y - Load8(&src.y[k]), rz = x.z - Load8(&src.z[k]);
+            const Float8 ax = Load8(&src.ax[k]), ay = Load8(&src.ay[k]), az = Load8(&src.az[k]);
+            const Float8 q2 = rx * rx + ry * ry + rz * rz + Load8(&src.s2[k]);
+            Float8 root;
             for (int l = 0; l < 8; ++l) root[l] = std::sqrt(q2[l]);
-            const F8 inv3 = 1.0f / (q2 * root);
+            const Float8 inv3 = 1.0f / (q2 * root);
             // α × r
             vx += (ay * rz - az * ry) * inv3;
             vy += (az * rx - ax * rz) * inv3;
             vz += (ax * ry - ay * rx) * inv3;
             if constexpr (kStretch) {
-                const F8 inv5 = inv3 / q2;
+                const Float8 inv5 = inv3 / q2;
                 // ω × α
-                const F8 ox = omega.y * az - omega.z * ay, oy = omega.z * ax - omega.x * az,
+                const Float8 ox = omega.y * az - omega.z * ay, oy = omega.z * ax - omega.x * az,
                          oz = omega.x * ay - omega.y * ax;
-                const F8 t = 3.0f * (rx * ox + ry * oy + rz * oz) * inv5;
+                const Float8 t = 3.0f * (rx * ox + ry * oy + rz * oz) * inv5;
                 sx += ox * inv3 - rx * t;
                 sy += oy * inv3 - ry * t;
                 sz += oz * inv3 - rz * t;

@@ -162,8 +162,6 @@ void GridSolver::Assign(const VortonSources& sources) {
 
 namespace {
 
-/// Four floats in one SIMD register, the same type as GridSolver::Packed4.
-using Packed4 = Float4;
 
 /// Velocity at one point: the W-wide stencil at base with weights w.
 template <int W>
@@ -184,13 +182,13 @@ glm::vec3 GatherVelocity(const GridGeometry& grid, const glm::vec3* velocity, co
 /// (four 4-float vectors per point: v, ∂_x v, ∂_y v, ∂_z v): each stencil row
 /// is summed along x first, 4 floats at a time.
 template <int W>
-void GatherPacked(const GridGeometry& grid, const Packed4* packed, const int* base,
+void GatherPacked(const GridGeometry& grid, const Float4* packed, const int* base,
                   const float (*w)[W], glm::vec3 omega, glm::vec3* v, glm::vec3* s) {
-    Packed4 acc[4] = {};
+    Float4 acc[4] = {};
     for (int oz = 0; oz < W; ++oz) {
         for (int oy = 0; oy < W; ++oy) {
-            const Packed4* row = packed + 4 * grid.Index(base[0], base[1] + oy, base[2] + oz);
-            Packed4 line[4] = {};
+            const Float4* row = packed + 4 * grid.Index(base[0], base[1] + oy, base[2] + oz);
+            Float4 line[4] = {};
             for (int ox = 0; ox < W; ++ox) {
                 for (int q = 0; q < 4; ++q) line[q] += w[0][ox] * row[4 * ox + q];
             }
@@ -204,7 +202,7 @@ void GatherPacked(const GridGeometry& grid, const Packed4* packed, const int* ba
 }
 
 template <GridStencil S, bool kStretch>
-void EvaluateRange(const GridGeometry& grid, const glm::vec3* velocity, const Packed4* packed,
+void EvaluateRange(const GridGeometry& grid, const glm::vec3* velocity, const Float4* packed,
                    const VelocityQuery& q, std::size_t begin, std::size_t end) {
     constexpr int W = Stencil<S>::kWidth;
     for (std::size_t p = begin; p < end; ++p) {
@@ -263,7 +261,7 @@ void GridSolver::Evaluate(const VelocityQuery& query) const {
                         query.stretch.size() == query.points.size()));
     assert(!stretch || m_packed.size() == 4 * m_grid.PointCount());
     const glm::vec3* v = m_velocity.data();
-    const Packed4* d = m_packed.data();
+    const Float4* d = m_packed.data();
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, query.points.size(), 64),
                       [&](const tbb::blocked_range<std::size_t>& r) {
                           if (m_stencil == GridStencil::kM4Prime) {
