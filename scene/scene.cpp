@@ -198,13 +198,19 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
     scene.description = root.value("description", std::string());
     if (root.contains("name")) scene.name = root["name"].get<std::string>();
 
-    if (!root.contains("groups") || !root["groups"].is_array() || root["groups"].empty()) {
-        return ctx.At("/groups", "a scene needs a non-empty \"groups\" array");
+    const bool anyBodies = root.contains("bodies") && root["bodies"].is_array() && !root["bodies"].empty();
+    if (root.contains("groups") ? !root["groups"].is_array() : !anyBodies) {
+        return ctx.At("/groups", "a scene needs a \"groups\" array (it may be empty when there are bodies)");
+    }
+    const json noGroups = json::array();
+    const json& groups = root.contains("groups") ? root["groups"] : noGroups;
+    if (groups.empty() && !anyBodies) {
+        return ctx.At("/groups", "a scene needs fluid: a non-empty \"groups\" array, or bodies in clear water");
     }
     std::set<std::string> names;
-    for (std::size_t i = 0; i < root["groups"].size(); ++i) {
+    for (std::size_t i = 0; i < groups.size(); ++i) {
         const std::string p = "/groups/" + std::to_string(i);
-        auto group = ReadGroup(ctx, root["groups"][i], p);
+        auto group = ReadGroup(ctx, groups[i], p);
         if (!group) return Error{group.error()};
         if (!names.insert(group.value().name).second) {
             return ctx.At(p + "/name", "duplicate group name '" + group.value().name + "'");

@@ -32,7 +32,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 19> infos{{
+    static const std::array<ParamInfo<P>, 22> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -75,6 +75,16 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"core_overlap", "Core overlap", "", &P::coreOverlap, 0.5f, 4.0f, false, false,
          "vorton core radius / spacing; vortex methods need overlapping cores (> 1) to stay accurate and stable "
          "(applied on reset)"},
+        {"body_sheet", "Bodies make vorticity", "", &P::bodySheet, 0.0f, 1.0f, false, false,
+         "bodies make their own wake: image sources keep the fluid out, a vortex sheet released each step "
+         "cancels the slip on the surface, and the fluid's force follows from the impulse given to it (works "
+         "in clear water); off: the skin model, a vortex layer in the vortons seeded near the surface (applied on reset)"},
+        {"body_resolution", "Body radius / h", "", &P::bodyResolution, 1.0f, 32.0f, false, false,
+         "in clear water (a scene without groups) the vortons the bodies make live on a lattice of spacing h = "
+         "smallest body radius / this (applied on reset)"},
+        {"wake_length", "Wake length", "m", &P::wakeLength, 0.0f, 1.0e4f, true, false,
+         "with body_sheet: vortons farther than this from every body are let go at each remesh, so a travelling "
+         "body's wake keeps a bounded extent and the step a steady cost (0: kept)", Panel::Solver, 0.0f, 20.0f},
         {"seed", "Random seed", "", &P::seed, 0.0f, 1.0e9f, false, false,
          "seed of the tracer placement (applied on reset)"},
     }};

@@ -81,6 +81,19 @@ struct SimParams {
     int vortonCount = 4000;                  ///< target vorton count, spread over the groups (on reset)
     int tracerCount = 100000;                ///< target tracer count, spread over the groups (on reset)
     float coreOverlap = 1.5f;                ///< vorton core radius σ / lattice spacing h (on reset)
+    /// Bodies make their own vorticity (issue 12): no-through by image
+    /// sources, no-slip by a vortex sheet released each step, the fluid's
+    /// force from the impulse given to it (bodies/body_surface.h). Off: the
+    /// skin model (a vortex layer in the vortons near the surface, Gourlay
+    /// part 4), which needs vortons seeded around the body (on reset).
+    bool bodySheet = false;
+    /// In a scene without groups (clear water), the smallest body's radius
+    /// over the vorton spacing h the bodies' vorticity lives on (on reset).
+    float bodyResolution = 5.0f;
+    /// With body_sheet: vortons farther than this from every body (m) are let
+    /// go at each remesh, so a body that travels keeps a wake of bounded
+    /// extent and a steady cost; 0: kept (live).
+    float wakeLength = 0.0f;
     int seed = 1;                            ///< random seed for tracer placement (on reset)
 };
 

@@ -33,6 +33,13 @@ Simulation::~Simulation() = default;
 
 void Simulation::Reset() {
     SeedVortons(m_setup, m_vortons, &m_lattice);
+    if (m_lattice.spacing <= 0.0f && !m_setup.bodies.empty()) {
+        // Clear water: the bodies make all the vorticity, on a lattice fitted
+        // to the smallest of them and centred on the first.
+        float radius = m_setup.bodies[0].radius;
+        for (const BodySpec& b : m_setup.bodies) radius = std::min(radius, b.radius);
+        m_lattice = Lattice{m_setup.bodies[0].position, radius / std::max(1.0f, m_setup.params.bodyResolution)};
+    }
     m_seededVortons = m_vortons.Size();
     m_seededSpacing = Spacing();
     m_remeshCount = m_remeshCapped = 0;
@@ -40,8 +47,13 @@ void Simulation::Reset() {
     m_lastRemesh = RemeshReport{};
     SeedTracers(m_setup, m_tracers);
     m_bodies.clear();
+    m_bodyFresh.clear();
     SyncBodies();  // every body at its spec
     m_collisionImpulse = glm::dvec3(0.0);
+    m_pendingPushImpulse.clear();
+    m_pendingPushAngular.clear();
+    m_internals->images.clear();
+    m_internals->surfaceVelocity.clear();
     m_internals->profile.Build(m_setup.groups, m_seededSpacing);
     m_densityGridValid = false;
     m_time = 0.0;
@@ -161,6 +173,9 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
         solver.Load(VortonSources{m_vortons.position, m_alpha, m_sigma2}, FitVortonGrid(BoundsOf(m_vortons.position)),
                     SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, false);
         solver.Evaluate(points, velocity);
+        if (BodySheets()) {
+            UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); });
+        }
         // The solver no longer holds the state of the cached tracer grid.
         m_cacheValid = false;
     }
@@ -169,7 +184,13 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
 
 void Simulation::DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
     LoadSources(m_vortons.position, m_vortons.vorticity);
-    DirectVelocity(VortonSources{m_vortons.position, m_alpha, m_sigma2}, VelocityQuery{points, velocity, {}, {}});
+    const VortonSources sources{m_vortons.position, m_alpha, m_sigma2};
+    DirectVelocity(sources, VelocityQuery{points, velocity, {}, {}});
+    if (BodySheets()) {
+        UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) {
+            DirectVelocity(sources, VelocityQuery{x, v, {}, {}});
+        });
+    }
     AddBodyVelocity(points, velocity, {}, {});
 }
 
@@ -205,6 +226,9 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
         if (SolvesOnItsGrid(solver.Kind())) m_work.solverGridPoints += grid.PointCount();
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }
+    if (BodySheets()) {
+        UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); });
+    }
     AddBodyVelocity(position, velocity, vorticity, stretch);
 }
 
@@ -232,7 +256,11 @@ void Simulation::AbsorbAtLayerSides(float dt) {
 
 std::size_t Simulation::MaxVortons() const {
     const int cap = m_setup.params.maxVortons;
-    return cap > 0 ? std::size_t(cap) : std::max<std::size_t>(3 * m_seededVortons / 2, 64);
+    if (cap > 0) return std::size_t(cap);
+    // Room for the bodies' wakes: 50 sheets' worth each.
+    std::size_t wakes = 0;
+    if (BodySheets()) for (const BodySpec& b : m_setup.bodies) wakes += 50 * SurfacePointsFor(b.radius, m_seededSpacing);
+    return std::max<std::size_t>(3 * m_seededVortons / 2, 64) + wakes;
 }
 
 void Simulation::RemeshVortons() {
@@ -252,6 +280,7 @@ void Simulation::RemeshVortons() {
         m_bodySpheres.emplace_back(m_bodies[b].position, m_setup.bodies[b].radius);
     }
     settings.bodies = m_bodySpheres;
+    settings.keepInside = BodySheets();
     // A body's surface needs vortons: coarsen only while its radius spans
     // 2.5 spacings (or not at all, if the seeding was coarser already).
     for (const BodySpec& b : m_setup.bodies) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -160,10 +161,11 @@ public:
     void GrabBody(std::size_t i, glm::vec3 target);
     /// Lets body i go; it keeps the velocity it was last moved with (a throw).
     void ReleaseBody(std::size_t i);
-    /// Momentum the fluid received from the bodies in the last step, N·s: Σ
-    /// m_k(v_s − u_k) over the vortons that entered a body (parcel mass
-    /// m_k = ρ₀V_k, u_k its velocity, v_s the body's surface velocity at the
-    /// contact point). The bodies received the opposite.
+    /// Momentum the fluid received from the bodies in the last step, N·s:
+    /// ρ₀ times the change of the vortons' impulse ½Σx×α the bodies caused
+    /// (the sheet they released, the vortons they pushed out), minus the
+    /// momentum of the fluid their volume displaces (Wu 1981). The bodies
+    /// received the opposite.
     glm::dvec3 LastCollisionImpulse() const { return m_collisionImpulse; }
 
     /// Ambient density ρ̄(z) = ρ₀ + Δ(z), kg/m³: ρ₀ plus the stratified
@@ -319,8 +321,26 @@ private:
     void AddBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
                          std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
     float FluidDensityAround(std::size_t body) const;
+    // The bodies' boundary conditions (bodies/body_coupling.cpp).
+    /// Fits each body's image sources to the vortons' velocity at its surface
+    /// (`evaluate` gives the vortons' velocity at points) and keeps the
+    /// velocity there for the no-slip step.
+    void UpdateBodyImages(const std::function<void(std::span<const glm::vec3>, std::span<glm::vec3>)>& evaluate);
+    /// Moves vortons inside a body (or closer to its surface than a quarter
+    /// spacing) out along the normal; adds their impulse change per body.
+    void PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse, std::vector<glm::dvec3>* angular);
+    /// Gravity, buoyancy and the fluid's force on each body, its motion, and
+    /// the vortex sheet that cancels the slip on its surface.
+    void CoupleBodies(float dt);
+    /// Lets go of the vortons farther than wake_length from every body.
+    void ForgetFarWake();
+    // The skin model, body_sheet off (bodies/body_skin.cpp).
+    void AddSkinBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
+                             std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
     void MoveBodies(float dt);
     void CollideVortons(float dt);
+    /// True when the bodies make their own vorticity (SimParams::bodySheet) and there are bodies.
+    bool BodySheets() const { return m_setup.params.bodySheet && !m_setup.bodies.empty(); }
     void CollideTracers();
     /// Removes the vortons past an emitter's outlet (the stream's outflow).
     void EmitVortons();
@@ -332,6 +352,16 @@ private:
     SceneSetup m_setup;
     std::vector<BodyState> m_bodies;
     glm::dvec3 m_collisionImpulse{0.0};
+    /// Impulse and angular impulse of vortons a remesh put inside a body and
+    /// the body pushed out, per body: the next CoupleBodies counts them.
+    std::vector<glm::dvec3> m_pendingPushImpulse, m_pendingPushAngular;
+    /// Per body: 1 until its first CoupleBodies. A body that starts moving
+    /// starts with the potential flow around it (its added mass): the sheet
+    /// that flow's slip releases in the first step is already the fluid's
+    /// momentum (bound vorticity), not an impulse the body gives.
+    std::vector<std::uint8_t> m_bodyFresh;
+    std::vector<int> m_contactBody;  // CollideVortons: per vorton, the body it touched this step, or −1
+    std::vector<glm::vec3> m_contactImpulse, m_contactAngular;
     Vortons m_vortons;
     Tracers m_tracers;
     double m_time = 0.0;
@@ -364,8 +394,6 @@ private:
     bool m_cacheValid = false;  // m_velocity0, m_stretch0, m_gridPacked0 belong to the current state
     CacheKey m_cacheKey{};
     bool m_densityGridValid = false;  // the baroclinic generator's grid is this step's
-    std::vector<int> m_contactBody;  // per vorton: the body it touched this step, or −1
-    std::vector<glm::vec3> m_contactImpulse, m_contactAngular;
 
     // Per-step scratch, kept between steps so the step does not allocate once sizes settle.
     std::vector<glm::vec3> m_alpha;

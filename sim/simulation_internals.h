@@ -6,6 +6,7 @@
 #include <array>
 #include <memory>
 
+#include "sim/bodies/body_surface.h"
 #include "sim/particles/baroclinic.h"
 #include "sim/particles/pse.h"
 #include "sim/particles/stratification.h"
@@ -22,6 +23,12 @@ struct Simulation::Internals {
     BaroclinicGenerator baroclinicGenerator;
     /// The ambient profile of the layer groups (docs/METHOD.md §2).
     StratifiedProfile profile;
+    /// Per body: its surface points and image sources, the image flow of the
+    /// last velocity evaluation, and the velocity (no stream) at its surface
+    /// points then (bodies/body_surface.h).
+    std::vector<SurfaceStencil> stencils;
+    std::vector<BodyImage> images;
+    std::vector<std::vector<glm::vec3>> surfaceVelocity;
 };
 
 }  // namespace vorton

@@ -233,8 +233,12 @@ std::string Simulation::StageBodies(StepContext& c) {
     // the velocity of the new state is evaluated, so it stays valid for the
     // next step.
     if (!m_bodies.empty()) {
-        MoveBodies(c.dt);
-        CollideVortons(c.dt);
+        if (BodySheets()) {
+            CoupleBodies(c.dt);
+        } else {
+            MoveBodies(c.dt);
+            CollideVortons(c.dt);
+        }
         for (std::size_t b = 0; b < m_bodies.size(); ++b) {
             const BodyState& body = m_bodies[b];
             if (!Finite(body.position) || !Finite(body.velocity) || !Finite(body.angularVelocity)) {
@@ -259,6 +263,17 @@ std::string Simulation::StageRemesh(StepContext&) {
     const SimParams& p = m_setup.params;
     if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
         RemeshVortons();
+        if (BodySheets() && !m_bodies.empty()) {
+            ForgetFarWake();
+            std::vector<glm::dvec3> impulse, angular;
+            PushVortonsOutOfBodies(&impulse, &angular);
+            m_pendingPushImpulse.resize(impulse.size(), glm::dvec3(0.0));
+            m_pendingPushAngular.resize(angular.size(), glm::dvec3(0.0));
+            for (std::size_t b = 0; b < impulse.size(); ++b) {
+                m_pendingPushImpulse[b] += impulse[b];
+                m_pendingPushAngular[b] += angular[b];
+            }
+        }
         FillEmitters();
     } else if (p.remeshEvery <= 0 && (m_steps + 1) % 5 == 0) {
         FillEmitters();  // vortons are off the lattice: each fills the point nearest to it

@@ -158,7 +158,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         }
     }
     if (anyBuoyant) Dilate(receiver, dims, settings.receiverReach);
-    // Nothing inside a body.
+    // Lattice points inside a body.
     for (const glm::vec4& body : settings.bodies) {
         const glm::vec3 c(body);
         const float r = body.w;
@@ -171,6 +171,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
                     if (glm::dot(d, d) >= r * r) continue;
                     const std::size_t idx = index(i, j, k);
                     tier[idx] = kInside;
+                    best[idx] = -1;  // no group's fluid inside a body
                     receiver[idx] = 0;
                 }
             }
@@ -201,7 +202,9 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     }
 
     for (std::size_t idx = 0; idx < points; ++idx) {
-        if (tier[idx] != kInside) continue;
+        // What the spreading put inside a body is kept (the caller moves it
+        // out to the surface): the vorticity the body made stays in the flow.
+        if (tier[idx] != kInside || (settings.keepInside && glm::length(alpha[idx]) > 0.0f)) continue;
         tier[idx] = kDropped;
         dropped += double(glm::length(alpha[idx]));
     }

@@ -52,10 +52,13 @@ struct RemeshSettings {
     float maxSpacing = std::numeric_limits<float>::max();
     /// Spacing ratio of one coarsening: 2^{1/3} halves the volume per vorton.
     float coarsenFactor = 1.25992105f;
-    /// Rigid spheres (centre xyz, radius w, m): lattice points inside one get
-    /// no vorton (the fluid is outside; what the spreading put inside is let
-    /// go, the groups' volume going to their points outside).
+    /// Rigid spheres (centre xyz, radius w, m): lattice points inside one
+    /// hold no group's fluid (its volume goes to the points outside).
     std::span<const glm::vec4> bodies;
+    /// Keep the vorticity the spreading put on lattice points inside a body
+    /// (the caller moves it out; bodies that make their own vorticity) rather
+    /// than letting it go.
+    bool keepInside = false;
     /// A lattice box with more points than this is not remeshed (false returned).
     std::size_t maxPoints = std::size_t(1) << 25;
 };

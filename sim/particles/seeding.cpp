@@ -87,9 +87,13 @@ std::string SetupProblem(const SceneSetup& setup) {
             }
         }
     }
+    if (setup.groups.empty() && !setup.params.bodySheet) {
+        return "a scene without groups (clear water) needs body_sheet = true: only bodies that make their own "
+               "vorticity move the fluid there";
+    }
     Vortons trial;
     SeedVortons(setup, trial, nullptr);
-    if (trial.Size() == 0) {
+    if (trial.Size() == 0 && !setup.groups.empty()) {
         return "vorton_count = " + std::to_string(p.vortonCount) +
                " seeds no vorton (the lattice spacing it gives is larger than the groups); use a larger count";
     }

@@ -117,7 +117,7 @@ TEST_P(Reference, FramesCsvIsBitwiseTheCommittedOne) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, Reference,
-                         ::testing::Values("ball_through_smoke", "dye_drop", "flow_past_ball", "rayleigh_taylor",
+                         ::testing::Values("ball_through_smoke", "dye_drop", "falling_ball", "flow_past_ball", "rayleigh_taylor",
                                            "spinning_ball", "stratified_ball", "two_drops", "vortex_ring"),
                          [](const auto& info) { return std::string(info.param); });
 

@@ -1,0 +1,187 @@
+#include "sim/bodies/body_surface.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <glm/geometric.hpp>
+
+namespace vorton {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr float kOneOverFourPiF = float(0.25 / std::numbers::pi);
+/// Radius of the image sources, in body radii.
+constexpr double kSourceRadius = 0.6;
+/// Beyond this many radii the sources are summed as their dipole.
+constexpr float kNearRadii = 6.0f;
+
+std::vector<glm::dvec3> FibonacciSphere(std::size_t n) {
+    std::vector<glm::dvec3> p(n);
+    const double golden = kPi * (3.0 - std::sqrt(5.0));
+    for (std::size_t i = 0; i < n; ++i) {
+        const double z = 1.0 - (2.0 * double(i) + 1.0) / double(n);
+        const double r = std::sqrt(std::max(0.0, 1.0 - z * z));
+        const double phi = golden * double(i);
+        p[i] = glm::dvec3(r * std::cos(phi), r * std::sin(phi), z);
+    }
+    return p;
+}
+
+/// Solves A X = B in place for symmetric positive definite A (n×n) and
+/// B (n×m), row-major, by Cholesky.
+void CholeskySolve(std::vector<double>& a, std::size_t n, std::vector<double>& b, std::size_t m) {
+    for (std::size_t j = 0; j < n; ++j) {
+        double d = a[j * n + j];
+        for (std::size_t k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
+        d = std::sqrt(std::max(d, 1e-300));
+        a[j * n + j] = d;
+        for (std::size_t i = j + 1; i < n; ++i) {
+            double s = a[i * n + j];
+            for (std::size_t k = 0; k < j; ++k) s -= a[i * n + k] * a[j * n + k];
+            a[i * n + j] = s / d;
+        }
+    }
+    for (std::size_t c = 0; c < m; ++c) {
+        for (std::size_t i = 0; i < n; ++i) {  // L y = b
+            double s = b[i * m + c];
+            for (std::size_t k = 0; k < i; ++k) s -= a[i * n + k] * b[k * m + c];
+            b[i * m + c] = s / a[i * n + i];
+        }
+        for (std::size_t i = n; i-- > 0;) {  // Lᵀ x = y
+            double s = b[i * m + c];
+            for (std::size_t k = i + 1; k < n; ++k) s -= a[k * n + i] * b[k * m + c];
+            b[i * m + c] = s / a[i * n + i];
+        }
+    }
+}
+
+}  // namespace
+
+std::size_t SurfacePointsFor(float radius, float spacing) {
+    if (!(spacing > 0.0f)) return 48;
+    const double r = double(radius) / double(spacing);
+    return std::max<std::size_t>(48, std::size_t(std::lround(4.0 * kPi * r * r)));
+}
+
+SurfaceStencil MakeSurfaceStencil(std::size_t points) {
+    const std::size_t m = std::max<std::size_t>(points, 16);
+    const std::size_t k = std::min<std::size_t>(m / 2, 96);
+    const std::vector<glm::dvec3> n = FibonacciSphere(m);
+    std::vector<glm::dvec3> s = FibonacciSphere(k);
+    for (glm::dvec3& p : s) p *= kSourceRadius;
+    // G (M×K): normal velocity at point j of a unit source at s_k.
+    std::vector<double> g(m * k);
+    for (std::size_t j = 0; j < m; ++j) {
+        for (std::size_t c = 0; c < k; ++c) {
+            const glm::dvec3 d = n[j] - s[c];
+            const double r = glm::length(d);
+            g[j * k + c] = glm::dot(n[j], d) / (4.0 * kPi * r * r * r);
+        }
+    }
+    // Normal equations with Tikhonov and a zero-sum row: (GᵀG + λI + w²11ᵀ) q = Gᵀ b.
+    std::vector<double> a(k * k, 0.0);
+    for (std::size_t r = 0; r < k; ++r) {
+        for (std::size_t c = 0; c < k; ++c) {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < m; ++j) sum += g[j * k + r] * g[j * k + c];
+            a[r * k + c] = sum;
+        }
+    }
+    double trace = 0.0;
+    for (std::size_t r = 0; r < k; ++r) trace += a[r * k + r];
+    const double lambda = 1.0e-6 * trace / double(k);
+    const double w2 = trace / double(k);
+    for (std::size_t r = 0; r < k; ++r) {
+        a[r * k + r] += lambda;
+        for (std::size_t c = 0; c < k; ++c) a[r * k + c] += w2;
+    }
+    std::vector<double> rhs(k * m);
+    for (std::size_t r = 0; r < k; ++r) {
+        for (std::size_t j = 0; j < m; ++j) rhs[r * m + j] = g[j * k + r];
+    }
+    CholeskySolve(a, k, rhs, m);
+    SurfaceStencil out;
+    out.normal.reserve(m);
+    for (const glm::dvec3& p : n) out.normal.emplace_back(p);
+    for (const glm::dvec3& p : s) out.source.emplace_back(p);
+    out.fit.assign(rhs.begin(), rhs.end());
+    return out;
+}
+
+bool BodyImage::Inside(glm::vec3 x) const {
+    const glm::vec3 d = x - center;
+    return glm::dot(d, d) < radius * radius;
+}
+
+template <bool kStretch>
+void BodyImage::Add(glm::vec3 x, glm::vec3 omega, glm::vec3* velocity, glm::vec3* stretch) const {
+    const glm::vec3 d = x - center;
+    const float r2 = glm::dot(d, d);
+    // The translation dipole: u = (R³/2)(3 n(n·W) − W)/r³ (Lamb §92).
+    if (relative != glm::vec3(0.0f)) {
+        const float r = std::sqrt(r2);
+        const float inv3 = 1.0f / (r2 * r), inv5 = inv3 / r2;
+        const float c = 0.5f * radius * radius * radius;
+        const float dW = glm::dot(d, relative);
+        *velocity += c * (3.0f * dW * inv5 * d - relative * inv3);
+        if constexpr (kStretch) {
+            const float dO = glm::dot(d, omega);
+            *stretch += c * (3.0f * inv5 * (dW * omega + dO * relative + glm::dot(relative, omega) * d) -
+                             15.0f * inv5 / r2 * dW * dO * d);
+        }
+    }
+    if (strength.empty()) return;
+    const float near = kNearRadii * radius;
+    if (r2 > near * near) {
+        // The sources' dipole p: u = (3 d(d·p)/r⁵ − p/r³)/4π.
+        const float r = std::sqrt(r2);
+        const float inv3 = 1.0f / (r2 * r), inv5 = inv3 / r2;
+        const float dp = glm::dot(d, dipole);
+        *velocity += kOneOverFourPiF * (3.0f * dp * inv5 * d - dipole * inv3);
+        if constexpr (kStretch) {
+            const float dO = glm::dot(d, omega);
+            *stretch += kOneOverFourPiF * (3.0f * inv5 * (dp * omega + dO * dipole + glm::dot(dipole, omega) * d) -
+                                           15.0f * inv5 / r2 * dp * dO * d);
+        }
+        return;
+    }
+    glm::vec3 v(0.0f), s(0.0f);
+    for (std::size_t k = 0; k < strength.size(); ++k) {
+        const glm::vec3 e = x - sourcePosition[k];
+        const float e2 = glm::dot(e, e);
+        const float inv = 1.0f / std::sqrt(e2);
+        const float inv3 = inv * inv * inv;
+        v += strength[k] * inv3 * e;
+        if constexpr (kStretch) {
+            // ∇u is symmetric for a source: (∇u)ω = q(ω/r³ − 3e(e·ω)/r⁵).
+            s += strength[k] * inv3 * (omega - 3.0f * glm::dot(e, omega) / e2 * e);
+        }
+    }
+    *velocity += kOneOverFourPiF * v;
+    if constexpr (kStretch) *stretch += kOneOverFourPiF * s;
+}
+
+template void BodyImage::Add<true>(glm::vec3, glm::vec3, glm::vec3*, glm::vec3*) const;
+template void BodyImage::Add<false>(glm::vec3, glm::vec3, glm::vec3*, glm::vec3*) const;
+
+void FitImageSources(const SurfaceStencil& stencil, std::span<const glm::vec3> fluidVelocity, BodyImage& image) {
+    const std::size_t m = stencil.Points(), k = stencil.source.size();
+    std::vector<float> b(m);
+    for (std::size_t j = 0; j < m; ++j) b[j] = -glm::dot(fluidVelocity[j], stencil.normal[j]);
+    const float r2 = image.radius * image.radius;
+    image.sourcePosition.resize(k);
+    image.strength.resize(k);
+    image.dipole = glm::vec3(0.0f);
+    for (std::size_t c = 0; c < k; ++c) {
+        double q = 0.0;
+        const float* row = stencil.fit.data() + c * m;
+        for (std::size_t j = 0; j < m; ++j) q += double(row[j]) * double(b[j]);
+        image.strength[c] = float(q) * r2;
+        image.sourcePosition[c] = image.center + image.radius * stencil.source[c];
+        image.dipole += image.strength[c] * (image.radius * stencil.source[c]);
+    }
+}
+
+}  // namespace vorton
