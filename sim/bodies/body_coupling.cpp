@@ -214,6 +214,8 @@ void Simulation::CoupleBodies(float dt) {
         body.fluidDensity = FluidDensityAround(b);
         body.weightForce = p.gravity * (float(mass) - body.fluidDensity * float(volume));
         const double area = 4.0 * kPi * radius * radius / double(m);
+        // The angular impulse a rigidly turning fluid sphere's sheet carries per ΔΩ.
+        const double wu = 8.0 / 9.0 * kPi * std::pow(radius, 5.0);
         const double release = radius + double(kReleaseSpacings * h);
         const glm::dvec3 v0 = D(body.velocity), w0 = D(body.angularVelocity);
                 // Slip on the surface: the fluid's velocity minus the surface's.
@@ -289,7 +291,6 @@ void Simulation::CoupleBodies(float dt) {
             // share is (8/9)πR⁵ ρ ΔΩ (the sheet of a rigidly turning fluid sphere).
             const glm::dmat3 a = glm::dmat3(mass - rho * volume) + rho * lin;
             dv = glm::inverse(a) * (D(body.weightForce) * double(dt) - rho * (pushI[b] + i0 - bound));
-            const double wu = 8.0 / 9.0 * kPi * std::pow(radius, 5.0);
             const glm::dmat3 aw = glm::dmat3(inertia - rho * wu) + rho * ang;
             dw = glm::inverse(aw) * (-rho * (pushA[b] + a0 - boundA));
         }
@@ -314,7 +315,6 @@ void Simulation::CoupleBodies(float dt) {
             const glm::vec3 x = glm::vec3(c2 + y);
             m_vortons.Add(x, glm::vec3(alpha / double(cellVolume)), sigma, cellVolume, kAmbientGroup, 0.0f, x.z);
         }
-        const double wu = 8.0 / 9.0 * kPi * std::pow(radius, 5.0);
         const glm::dvec3 fluidMomentum = rho * gained - rho * volume * dv;
         body.fluidForce = glm::vec3(-fluidMomentum / double(dt));
         body.fluidTorque = glm::vec3(-(rho * gainedA - rho * wu * dw) / double(dt));

@@ -10,6 +10,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "sim/bodies/body_surface.h"
 #include "sim/simulation.h"
 #include "sim/simulation_internals.h"
 #include "sim/solvers/biot_savart.h"
@@ -54,16 +55,7 @@ struct BodyField {
             *v += relative;
             return;
         }
-        const float r = std::sqrt(r2);
-        const float inv3 = 1.0f / (r2 * r), inv5 = inv3 / r2;
-        const float c = 0.5f * radius * radius * radius;
-        const float dW = glm::dot(d, relative);
-        *v += c * (3.0f * dW * inv5 * d - relative * inv3);
-        if constexpr (kStretch) {
-            const float dO = glm::dot(d, omega);
-            *s += c * (3.0f * inv5 * (dW * omega + dO * relative + glm::dot(relative, omega) * d) -
-                       15.0f * inv5 / r2 * dW * dO * d);
-        }
+        AddDipoleField<kStretch>(d, r2, relative, 0.5f * radius * radius * radius, omega, v, s);
     }
 };
 

@@ -121,30 +121,13 @@ void BodyImage::Add(glm::vec3 x, glm::vec3 omega, glm::vec3* velocity, glm::vec3
     const float r2 = glm::dot(d, d);
     // The translation dipole: u = (R³/2)(3 n(n·W) − W)/r³ (Lamb §92).
     if (relative != glm::vec3(0.0f)) {
-        const float r = std::sqrt(r2);
-        const float inv3 = 1.0f / (r2 * r), inv5 = inv3 / r2;
-        const float c = 0.5f * radius * radius * radius;
-        const float dW = glm::dot(d, relative);
-        *velocity += c * (3.0f * dW * inv5 * d - relative * inv3);
-        if constexpr (kStretch) {
-            const float dO = glm::dot(d, omega);
-            *stretch += c * (3.0f * inv5 * (dW * omega + dO * relative + glm::dot(relative, omega) * d) -
-                             15.0f * inv5 / r2 * dW * dO * d);
-        }
+        AddDipoleField<kStretch>(d, r2, relative, 0.5f * radius * radius * radius, omega, velocity, stretch);
     }
     if (strength.empty()) return;
     const float near = kNearRadii * radius;
     if (r2 > near * near) {
-        // The sources' dipole p: u = (3 d(d·p)/r⁵ − p/r³)/4π.
-        const float r = std::sqrt(r2);
-        const float inv3 = 1.0f / (r2 * r), inv5 = inv3 / r2;
-        const float dp = glm::dot(d, dipole);
-        *velocity += kOneOverFourPiF * (3.0f * dp * inv5 * d - dipole * inv3);
-        if constexpr (kStretch) {
-            const float dO = glm::dot(d, omega);
-            *stretch += kOneOverFourPiF * (3.0f * inv5 * (dp * omega + dO * dipole + glm::dot(dipole, omega) * d) -
-                                           15.0f * inv5 / r2 * dp * dO * d);
-        }
+        // Far away, the sources are their dipole p.
+        AddDipoleField<kStretch>(d, r2, dipole, kOneOverFourPiF, omega, velocity, stretch);
         return;
     }
     glm::vec3 v(0.0f), s(0.0f);

@@ -11,13 +11,32 @@
 /// - no-slip: what slip is left on the surface is cancelled each step by a
 ///   vortex sheet γ = n × u_slip released into the fluid as new vortons.
 
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <vector>
 
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
 namespace vorton {
+
+/// Adds the field of a point dipole, c·(3 d(d·p)/r⁵ − p/r³) (m/s), at offset
+/// d (r² = d·d > 0) from it and, when kStretch, its stretching term
+/// (∇u)ω (1/s²; ∇u is symmetric). A sphere translating at W relative to the
+/// fluid is p = W, c = R³/2 (Lamb §92); a point dipole of moment p is c = 1/4π.
+template <bool kStretch>
+inline void AddDipoleField(glm::vec3 d, float r2, glm::vec3 p, float c, glm::vec3 omega, glm::vec3* velocity,
+                           glm::vec3* stretch) {
+    const float r = std::sqrt(r2);
+    const float inv3 = 1.0f / (r2 * r), inv5 = inv3 / r2;
+    const float dp = glm::dot(d, p);
+    *velocity += c * (3.0f * dp * inv5 * d - p * inv3);
+    if constexpr (kStretch) {
+        const float dO = glm::dot(d, omega);
+        *stretch += c * (3.0f * inv5 * (dp * omega + dO * p + glm::dot(p, omega) * d) - 15.0f * inv5 / r2 * dp * dO * d);
+    }
+}
 
 /// The points of the unit sphere a body is sampled at and the image sources
 /// inside it, with the least-squares fit from the one to the other.
