@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// Eight tracers at a time: the two Heun passes of tracer advection with
-/// AVX2 gathers from the velocity grid, chosen at run time when the CPU has
+/// Eight tracers at a time: the two Heun passes of tracer advection in AVX2,
+/// the eight corners of each cell read as four 32-byte x-neighbour pairs and
+/// transposed (no gather instructions), chosen at run time when the CPU has
 /// AVX2 (x86-64). Every lane does exactly the IEEE operations of the scalar
 /// code in Simulation::Step (NestedGridSampler::Cell and SampleCell; no fused
 /// multiply-add), so a tracer gets the same bits whichever path moves it, and
