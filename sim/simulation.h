@@ -296,8 +296,13 @@ private:
     };
     /// Corrector: moves the tracers to t + dt (trapezoid) on m_nextGrid.
     TracerPass CorrectTracers(float dt);
-    /// After collisions and emitters moved tracers: marks the corners their cells miss; true if any.
-    bool MarkMovedTracersCorners();
+    /// After collisions and emitters moved tracers: the bounds of the tracers
+    /// and the corners their cells miss (marked in m_gridMissing).
+    struct MovedTracers {
+        Aabb box;
+        bool missing = false;
+    };
+    MovedTracers ScanMovedTracers();
 
     /// What the cached first-stage velocities depend on besides the state.
     struct CacheKey {
@@ -409,6 +414,7 @@ private:
     bool m_tracerBoundsValid = false;
     std::vector<std::uint8_t> m_gridNeeded;   // grid points some tracer interpolates from
     std::vector<std::uint8_t> m_gridMissing;  // corners of final tracer cells the mask missed
+    std::vector<std::uint8_t> m_gridCells;    // cells of the next grid holding a predicted tracer
     std::vector<std::size_t> m_gridIndices;    // needed points asked of the solver
     std::vector<glm::vec3> m_gridPointVelocity;
 };

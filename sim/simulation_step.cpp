@@ -309,8 +309,9 @@ std::string Simulation::StageTracers(StepContext& c) {
         CollideTracers();
         EmitTracers();
         // Pushed-out and re-emitted tracers: bounds and missing corners anew.
-        missing = MarkMovedTracersCorners();
-        m_tracerBoundsValid = false;
+        const MovedTracers moved = ScanMovedTracers();
+        missing = moved.missing;
+        m_tracerBounds = moved.box;
     }
     if (c.tracers > 0) FillMissingCorners(m_gridMissing, missing);
     return {};

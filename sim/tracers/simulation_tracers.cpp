@@ -165,11 +165,11 @@ void Simulation::PredictTracers(float dt) {
     m_nextGrid = TracerGrid(BoundsOf(m_vortons.position), grown);
     {
         const NestedGridSampler sample0(m_velocityGrid), sample1(m_nextGrid);
-        m_gridMissing.assign(m_nextGrid.PointCount(), 0);  // first the cells holding a predicted tracer
+        m_gridCells.assign(m_nextGrid.PointCount(), 0);
         const glm::vec3 freeStream = p.freeStream;
         glm::vec3* position = m_tracers.position.data();
         glm::vec3* velocity = m_tracers.velocity.data();
-        std::uint8_t* cells = m_gridMissing.data();
+        std::uint8_t* cells = m_gridCells.data();
         const GridSampler::Float4* packed0 = m_gridPacked0.data();
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nt, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
             // Eight at a time where the CPU allows, the rest here: the same bits either way.
@@ -184,7 +184,7 @@ void Simulation::PredictTracers(float dt) {
                 std::atomic_ref<std::uint8_t>(cells[o]).store(1, std::memory_order_relaxed);
             }
         });
-        ExpandCellMask(m_nextGrid, m_gridMissing, m_gridNeeded, WholeLevelPoints(m_nextGrid));
+        ExpandCellMask(m_nextGrid, m_gridCells, m_gridNeeded, WholeLevelPoints(m_nextGrid));
     }
 }
 
@@ -260,23 +260,45 @@ Simulation::TracerPass Simulation::CorrectTracers(float dt) {
     return TracerPass{tracerScan.scan.maxNorm2, tracerScan.scan.nonFinite, tracerScan.box, tracerScan.missing};
 }
 
-bool Simulation::MarkMovedTracersCorners() {
-    const std::size_t nt = m_tracers.Size();
+Simulation::MovedTracers Simulation::ScanMovedTracers() {
+    // Most tracers end in the cell they were predicted in, whose corners the
+    // mask holds: one byte says so. The others check their corners.
+    struct Partial {
+        Aabb box;
+        bool missing = false;
+    };
     const NestedGridSampler sample1(m_nextGrid);
+    const std::uint8_t* cells = m_gridCells.data();
     const std::uint8_t* needed = m_gridNeeded.data();
     std::uint8_t* missing = m_gridMissing.data();
-    std::atomic<bool> anyMissing{false};
-    ParallelFor(nt, [&](std::size_t i) {
-        GridSampler::Float4 f;
-        const std::size_t o = sample1.Cell(m_tracers.position[i], &f);
-        for (int c = 0; c < 8; ++c) {
-            const std::size_t idx = o + sample1.CornerOffset(c);
-            if (needed[idx]) continue;
-            std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
-            anyMissing.store(true, std::memory_order_relaxed);
-        }
-    });
-    return anyMissing.load();
+    const glm::vec3* position = m_tracers.position.data();
+    const Partial total = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, m_tracers.Size(), 4096), Partial{},
+        [&](const tbb::blocked_range<std::size_t>& r, Partial acc) {
+            std::size_t i = m_tracerSimd ? ScanMovedTracersSimd(sample1, cells, needed, missing, position, r.begin(),
+                                                                r.end(), &acc.box, &acc.missing)
+                                         : r.begin();
+            for (; i != r.end(); ++i) {
+                const glm::vec3 x = position[i];
+                if (Finite(x)) acc.box.Grow(x);
+                GridSampler::Float4 f;
+                const std::size_t o = sample1.Cell(x, &f);
+                if (cells[o]) continue;
+                for (int c = 0; c < 8; ++c) {
+                    const std::size_t idx = o + sample1.CornerOffset(c);
+                    if (needed[idx]) continue;
+                    std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
+                    acc.missing = true;
+                }
+            }
+            return acc;
+        },
+        [](Partial a, const Partial& b) {
+            a.box.Grow(b.box);
+            a.missing = a.missing || b.missing;
+            return a;
+        });
+    return MovedTracers{total.box, total.missing};
 }
 
 }  // namespace vorton

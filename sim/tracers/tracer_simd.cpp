@@ -251,6 +251,52 @@ VORTON_AVX2 std::size_t Correct(const NestedGridSampler& sample1, const GridSamp
     return i;
 }
 
+VORTON_AVX2 std::size_t ScanMoved(const NestedGridSampler& sample1, const std::uint8_t* cells, const std::uint8_t* needed,
+                                 std::uint8_t* missing, const glm::vec3* position, std::size_t begin, std::size_t end,
+                                 Aabb* box, bool* anyMissing) {
+    std::size_t i = begin;
+    const __m256 big = _mm256_set1_ps(std::numeric_limits<float>::max());
+    const __m256 small = _mm256_set1_ps(-std::numeric_limits<float>::max());
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 boxMinX = big, boxMinY = big, boxMinZ = big, boxMaxX = small, boxMaxY = small, boxMaxZ = small;
+    for (; i + 8 <= end; i += 8) {
+        const Vec8 x = Load8(position + i);
+        auto finite = [&](__m256 v) VORTON_AVX2 { return _mm256_cmp_ps(_mm256_sub_ps(v, v), zero, _CMP_EQ_OQ); };
+        const __m256 finiteX = _mm256_and_ps(_mm256_and_ps(finite(x.x), finite(x.y)), finite(x.z));
+        boxMinX = _mm256_min_ps(boxMinX, _mm256_blendv_ps(big, x.x, finiteX));
+        boxMinY = _mm256_min_ps(boxMinY, _mm256_blendv_ps(big, x.y, finiteX));
+        boxMinZ = _mm256_min_ps(boxMinZ, _mm256_blendv_ps(big, x.z, finiteX));
+        boxMaxX = _mm256_max_ps(boxMaxX, _mm256_blendv_ps(small, x.x, finiteX));
+        boxMaxY = _mm256_max_ps(boxMaxY, _mm256_blendv_ps(small, x.y, finiteX));
+        boxMaxZ = _mm256_max_ps(boxMaxZ, _mm256_blendv_ps(small, x.z, finiteX));
+        alignas(32) int o[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(o), Cell8(sample1, x.x, x.y, x.z).o);
+        for (int l = 0; l < 8; ++l) {
+            if (cells[o[l]]) continue;  // a predicted tracer's cell: every corner is needed
+            for (int k = 0; k < 8; ++k) {
+                const std::size_t idx = std::size_t(o[l]) + sample1.CornerOffset(k);
+                if (needed[idx]) continue;
+                std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
+                *anyMissing = true;
+            }
+        }
+    }
+    alignas(32) float lx[8], ly[8], lz[8], hx[8], hy[8], hz[8];
+    _mm256_store_ps(lx, boxMinX);
+    _mm256_store_ps(ly, boxMinY);
+    _mm256_store_ps(lz, boxMinZ);
+    _mm256_store_ps(hx, boxMaxX);
+    _mm256_store_ps(hy, boxMaxY);
+    _mm256_store_ps(hz, boxMaxZ);
+    for (int l = 0; l < 8; ++l) {
+        Aabb lane;
+        lane.min = glm::vec3(lx[l], ly[l], lz[l]);
+        lane.max = glm::vec3(hx[l], hy[l], hz[l]);
+        box->Grow(lane);
+    }
+    return i;
+}
+
 }  // namespace
 
 bool TracerSimdAvailable() {
@@ -273,6 +319,13 @@ std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampl
     return Correct(sample1, grid1, freeStream, dt, position, velocity, begin, end, scan, needed, missing, anyMissing);
 }
 
+std::size_t ScanMovedTracersSimd(const NestedGridSampler& sample1, const std::uint8_t* cells,
+                                 const std::uint8_t* needed, std::uint8_t* missing, const glm::vec3* position,
+                                 std::size_t begin, std::size_t end, Aabb* box, bool* anyMissing) {
+    if (!TracerSimdAvailable()) return begin;
+    return ScanMoved(sample1, cells, needed, missing, position, begin, end, box, anyMissing);
+}
+
 #else  // no AVX2 path on this target: everything goes through the scalar loops
 
 bool TracerSimdAvailable() { return false; }
@@ -285,6 +338,11 @@ std::size_t PredictTracersSimd(const NestedGridSampler&, const GridSampler::Floa
 std::size_t CorrectTracersSimd(const NestedGridSampler&, const GridSampler::Float4*, glm::vec3, float, glm::vec3*,
                                glm::vec3*, std::size_t begin, std::size_t, TracerPassScan*, const std::uint8_t*,
                                std::uint8_t*, bool*) {
+    return begin;
+}
+
+std::size_t ScanMovedTracersSimd(const NestedGridSampler&, const std::uint8_t*, const std::uint8_t*, std::uint8_t*,
+                                 const glm::vec3*, std::size_t begin, std::size_t, Aabb*, bool*) {
     return begin;
 }
 

@@ -49,4 +49,13 @@ std::size_t CorrectTracersSimd(const NestedGridSampler& sample1, const GridSampl
                                std::size_t end, TracerPassScan* scan, const std::uint8_t* needed,
                                std::uint8_t* missing, bool* anyMissing);
 
+/// After bodies and emitters moved tracers, on tracers [begin, begin + 8k)
+/// (see PredictTracersSimd): grows *box by their finite positions and, for a
+/// tracer whose cell in grid1 is not marked in `cells` (the cells that hold a
+/// predicted tracer, whose corners are all in `needed`), marks the corners
+/// `needed` lacks in `missing` and sets *anyMissing. Returns begin + 8k.
+std::size_t ScanMovedTracersSimd(const NestedGridSampler& sample1, const std::uint8_t* cells,
+                                 const std::uint8_t* needed, std::uint8_t* missing, const glm::vec3* position,
+                                 std::size_t begin, std::size_t end, Aabb* box, bool* anyMissing);
+
 }  // namespace vorton
