@@ -21,7 +21,7 @@ namespace vorton {
 ///
 /// Written as a gather (each vorton reads its neighbours and writes only its
 /// own rate) or, with equal cores and N ≥ 500, pairwise (each pair once, in
-/// z-layers processed in three phases so that no two tasks write one rate);
+/// layers along the box's longest axis, processed in three phases so that no two tasks write one rate);
 /// both are race-free, and since the pair term is antisymmetric to the bit,
 /// Σ dα/dt = 0 up to the round-off of the sums (Σα is conserved).
 /// Neighbours come from a cell list built in a fixed order: deterministic.
