@@ -16,7 +16,9 @@ namespace vorton {
 
 // ---- GridSolver ---------------------------------------------------------------------------
 
-GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {}
+GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {
+    m_spare.fft = std::make_unique<Fft>();
+}
 GridSolver::~GridSolver() = default;
 GridSolver::GridSolver(GridSolver&&) noexcept = default;
 GridSolver& GridSolver::operator=(GridSolver&&) noexcept = default;
@@ -26,17 +28,27 @@ void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
     assert(n.x >= 2 && n.y >= 2 && n.z >= 2);
     const glm::ivec3 padded(FftSize(2 * n.x - 1), FftSize(2 * n.y - 1), FftSize(2 * n.z - 1));
     m_grid = grid;
-    if (padded != m_fft->size) m_fft->MakePlans(padded);
+    auto current = [&] { return padded == m_padded && grid.spacing == m_kernelSpacing && sigma2 == m_kernelSigma2; };
+    if (!current()) {
+        // Try the spare: a grid that grows and shrinks by a cell from step
+        // to step alternates between two sizes, and both stay transformed.
+        std::swap(m_padded, m_spare.padded);
+        std::swap(m_kernelSpacing, m_spare.spacing);
+        std::swap(m_kernelSigma2, m_spare.sigma2);
+        std::swap(m_kernel, m_spare.kernel);
+        std::swap(m_fft, m_spare.fft);
+        if (!current()) {
+            if (padded != m_fft->size) m_fft->MakePlans(padded);
+            m_padded = padded;
+            m_kernelSpacing = grid.spacing;
+            m_kernelSigma2 = sigma2;
+            ComputeKernel();
+        }
+    }
     const std::size_t spectrumSize = std::size_t(m_fft->nxc) * padded.y * n.z;
     for (auto& s : m_spectrum) s.resize(spectrumSize);
     m_alpha.resize(grid.PointCount());
     m_velocity.resize(grid.PointCount());
-    if (padded != m_padded || grid.spacing != m_kernelSpacing || sigma2 != m_kernelSigma2) {
-        m_padded = padded;
-        m_kernelSpacing = grid.spacing;
-        m_kernelSigma2 = sigma2;
-        ComputeKernel();
-    }
 }
 
 void GridSolver::ComputeKernel() {

@@ -148,7 +148,16 @@ private:
     std::vector<std::uint32_t> m_order;       // vortons sorted by z plane
     std::vector<std::uint32_t> m_planeStart;  // first of each key in m_order, keys + 1
     std::vector<std::uint32_t> m_planeOf;     // each vorton's key: its highest stencil plane
-    std::unique_ptr<Fft> m_fft;
+    std::unique_ptr<Fft> m_fft;  // plans for m_padded
+    // The previous kernel transform and plans (another key), kept for a grid
+    // that alternates between two sizes; swapped with the current ones.
+    struct Spare {
+        glm::ivec3 padded{0};
+        glm::vec3 spacing{0.0f};
+        float sigma2 = -1.0f;
+        std::vector<float> kernel;
+        std::unique_ptr<Fft> fft;
+    } m_spare;
 };
 
 }  // namespace vorton
