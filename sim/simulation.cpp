@@ -51,7 +51,7 @@ void Simulation::Reset() {
     SyncBodies();  // every body at its spec
     m_collisionImpulse = glm::dvec3(0.0);
     m_pendingPushImpulse.clear();
-    m_pendingPushAngular.clear();
+    m_kelvinStrength = TotalStrength();
     m_internals->images.clear();
     m_internals->surfaceVelocity.clear();
     m_internals->profile.Build(m_setup.groups, m_seededSpacing);
@@ -244,6 +244,7 @@ void Simulation::AbsorbAtLayerSides(float dt) {
     // height toward where it is) and its vorticity, by the sponge's strength.
     const float n = m_internals->profile.BuoyancyFrequency(glm::length(m_setup.params.gravity), m_setup.params.ambientDensity);
     if (!(n > 0.0f)) return;
+    const glm::dvec3 before = BodySheets() ? TotalStrength() : glm::dvec3(0.0);
     ParallelFor(m_vortons.Size(), [&](std::size_t k) {
         const glm::vec3 x = m_vortons.position[k];
         const float s = m_internals->profile.Sponge(x.x, x.y);
@@ -252,6 +253,7 @@ void Simulation::AbsorbAtLayerSides(float dt) {
         m_vortons.birthHeight[k] = x.z + (m_vortons.birthHeight[k] - x.z) * keep;
         m_vortons.vorticity[k] *= keep;
     });
+    if (BodySheets()) m_kelvinStrength += TotalStrength() - before;
 }
 
 std::size_t Simulation::MaxVortons() const {
@@ -282,9 +284,12 @@ void Simulation::RemeshVortons() {
     settings.bodies = m_bodySpheres;
     settings.keepInside = BodySheets();
     // A body's surface needs vortons: coarsen only while its radius spans
-    // 2.5 spacings (or not at all, if the seeding was coarser already).
+    // 2.5 spacings (or not at all, if the seeding was coarser already); a
+    // body that makes its own vorticity, 4 (coarser, its sheet's drag grows
+    // and a spinning ball's wall layer went unstable at R/h = 3.2, measured).
+    const float minSpans = BodySheets() ? 4.0f : 2.5f;
     for (const BodySpec& b : m_setup.bodies) {
-        settings.maxSpacing = std::min(settings.maxSpacing, std::max(m_seededSpacing, b.radius / 2.5f));
+        settings.maxSpacing = std::min(settings.maxSpacing, std::max(m_seededSpacing, b.radius / minSpans));
     }
     RemeshReport report;
     if (!Remesh(m_lattice, settings, m_vortons, &report)) return;

@@ -332,13 +332,16 @@ private:
     /// velocity there for the no-slip step.
     void UpdateBodyImages(const std::function<void(std::span<const glm::vec3>, std::span<glm::vec3>)>& evaluate);
     /// Moves vortons inside a body (or closer to its surface than a quarter
-    /// spacing) out along the normal; adds their impulse change per body.
-    void PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse, std::vector<glm::dvec3>* angular);
+    /// spacing) out along the normal and removes the wall-normal vorticity
+    /// of those within two spacings of it; adds their impulse change per body.
+    void PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse);
     /// Gravity, buoyancy and the fluid's force on each body, its motion, and
     /// the vortex sheet that cancels the slip on its surface.
     void CoupleBodies(float dt);
     /// Lets go of the vortons farther than wake_length from every body.
     void ForgetFarWake();
+    /// Σα of the vortons (m³/s), summed in vorton order in double.
+    glm::dvec3 TotalStrength() const;
     // The skin model, body_sheet off (bodies/body_skin.cpp).
     void AddSkinBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
                              std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
@@ -357,14 +360,19 @@ private:
     SceneSetup m_setup;
     std::vector<BodyState> m_bodies;
     glm::dvec3 m_collisionImpulse{0.0};
-    /// Impulse and angular impulse of vortons a remesh put inside a body and
-    /// the body pushed out, per body: the next CoupleBodies counts them.
-    std::vector<glm::dvec3> m_pendingPushImpulse, m_pendingPushAngular;
+    /// Impulse of vortons a remesh put inside a body and the body pushed
+    /// out, per body: the next CoupleBodies counts it.
+    std::vector<glm::dvec3> m_pendingPushImpulse;
     /// Per body: 1 until its first CoupleBodies. A body that starts moving
     /// starts with the potential flow around it (its added mass): the sheet
     /// that flow's slip releases in the first step is already the fluid's
     /// momentum (bound vorticity), not an impulse the body gives.
     std::vector<std::uint8_t> m_bodyFresh;
+    /// With body sheets: Σα of the fluid plus Σ2Ω_bV_b of the bodies, which
+    /// Kelvin's theorem keeps (the seeded Σα), less what was deliberately let
+    /// go since (remeshing's culls, emitters' outflow, the far wake, the
+    /// layers' sponge). CoupleBodies' sheet keeps the fluid at it.
+    glm::dvec3 m_kelvinStrength{0.0};
     std::vector<int> m_contactBody;  // CollideVortons: per vorton, the body it touched this step, or −1
     std::vector<glm::vec3> m_contactImpulse, m_contactAngular;
     Vortons m_vortons;

@@ -262,17 +262,16 @@ std::string Simulation::StageRemesh(StepContext&) {
     // the tracers and the next step is the remeshed vortons'.
     const SimParams& p = m_setup.params;
     if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
+        // What the remesh culls is let go on purpose (m_kelvinStrength).
+        const glm::dvec3 before = BodySheets() ? TotalStrength() : glm::dvec3(0.0);
         RemeshVortons();
+        if (BodySheets()) m_kelvinStrength += TotalStrength() - before;
         if (BodySheets() && !m_bodies.empty()) {
             ForgetFarWake();
-            std::vector<glm::dvec3> impulse, angular;
-            PushVortonsOutOfBodies(&impulse, &angular);
+            std::vector<glm::dvec3> impulse;
+            PushVortonsOutOfBodies(&impulse);
             m_pendingPushImpulse.resize(impulse.size(), glm::dvec3(0.0));
-            m_pendingPushAngular.resize(angular.size(), glm::dvec3(0.0));
-            for (std::size_t b = 0; b < impulse.size(); ++b) {
-                m_pendingPushImpulse[b] += impulse[b];
-                m_pendingPushAngular[b] += angular[b];
-            }
+            for (std::size_t b = 0; b < impulse.size(); ++b) m_pendingPushImpulse[b] += impulse[b];
         }
         FillEmitters();
     } else if (p.remeshEvery <= 0 && (m_steps + 1) % 5 == 0) {

@@ -114,10 +114,9 @@ void Simulation::AddBodyVelocity(std::span<const glm::vec3> points, std::span<gl
     });
 }
 
-void Simulation::PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse, std::vector<glm::dvec3>* angular) {
+void Simulation::PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse) {
     const std::size_t nb = m_bodies.size();
     impulse->resize(nb, glm::dvec3(0.0));
-    angular->resize(nb, glm::dvec3(0.0));
     if (nb == 0) return;
     const float h = Spacing();
     // Serial, in vorton order: the sums do not depend on the thread count.
@@ -132,22 +131,23 @@ void Simulation::PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse, std::v
             if (r2 >= layer * layer) continue;
             const float r = std::sqrt(r2);
             const glm::vec3 n = r > 0.0f ? y / r : glm::vec3(0.0f, 0.0f, 1.0f);
-            // No-slip makes the wall-normal vorticity vanish at the wall
-            // (ω·n involves only tangential derivatives of the tangential
-            // velocity, which is the wall's). The sheet only ever adds
-            // tangential vorticity; what tilting gives the wall layer along
-            // n would, unchecked, be stretched without bound where the flow
-            // leaves the wall (the rear stagnation point). Removing it
-            // changes neither impulse nor angular impulse about the centre.
-            // On a turning wall the normal vorticity is the wall's, 2Ω·n.
-            const float wall = 2.0f * glm::dot(m_bodies[b].angularVelocity, n);
-            m_vortons.vorticity[k] -= (glm::dot(m_vortons.vorticity[k], n) - wall) * n;
+            // The sheet only ever adds tangential vorticity; what tilting
+            // gives the wall layer along n would, unchecked, be stretched
+            // without bound where the flow leaves the wall (the rear
+            // stagnation point), so the layer keeps none. On a still wall
+            // no-slip makes ω·n vanish there (it involves only tangential
+            // derivatives of the wall's velocity); on a turning wall it is
+            // 2Ω·n, which the body's own vorticity 2Ω carries up to the wall
+            // (BodyImage): setting it in the layer as well made a free
+            // ball's spin and a spinning ball's flow run away (measured).
+            // Removing it changes neither impulse nor angular impulse about
+            // the centre; Σα's change is the Kelvin term's (CoupleBodies).
+            m_vortons.vorticity[k] -= glm::dot(m_vortons.vorticity[k], n) * n;
             const float limit = radius + kPushSpacings * h;
             if (r2 >= limit * limit) break;
             const glm::vec3 y1 = (radius + kReleaseSpacings * h) * n;
             const glm::dvec3 alpha = D(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
             (*impulse)[b] += 0.5 * glm::cross(D(y1) - D(y), alpha);
-            (*angular)[b] += (glm::cross(D(y1), glm::cross(D(y1), alpha)) - glm::cross(D(y), glm::cross(D(y), alpha))) / 3.0;
             m_vortons.position[k] = c + y1;
             break;
         }
@@ -167,12 +167,21 @@ void Simulation::ForgetFarWake() {
                 break;
             }
         }
-        anyGone = anyGone || !m_keep[k];
+        if (!m_keep[k]) {
+            anyGone = true;
+            m_kelvinStrength -= D(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
+        }
     }
     if (anyGone) {
         m_vortons.Compact(m_keep);
         m_cacheValid = false;
     }
+}
+
+glm::dvec3 Simulation::TotalStrength() const {
+    glm::dvec3 sum(0.0);
+    for (std::size_t k = 0; k < m_vortons.Size(); ++k) sum += D(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
+    return sum;
 }
 
 void Simulation::CoupleBodies(float dt) {
@@ -181,18 +190,13 @@ void Simulation::CoupleBodies(float dt) {
     const double rho = p.ambientDensity;
     const float h = Spacing();
     Internals& in = *m_internals;
-    std::vector<glm::dvec3> pushI = std::move(m_pendingPushImpulse), pushA = std::move(m_pendingPushAngular);
+    std::vector<glm::dvec3> pushI = std::move(m_pendingPushImpulse);
     m_pendingPushImpulse.clear();
-    m_pendingPushAngular.clear();
     pushI.resize(nb, glm::dvec3(0.0));
-    pushA.resize(nb, glm::dvec3(0.0));
     {
-        std::vector<glm::dvec3> i1, a1;
-        PushVortonsOutOfBodies(&i1, &a1);
-        for (std::size_t b = 0; b < nb; ++b) {
-            pushI[b] += i1[b];
-            pushA[b] += a1[b];
-        }
+        std::vector<glm::dvec3> i1;
+        PushVortonsOutOfBodies(&i1);
+        for (std::size_t b = 0; b < nb; ++b) pushI[b] += i1[b];
     }
     if (in.images.size() != nb) {
         // No velocity evaluated yet with these bodies: the image flow of the bodies alone.
@@ -201,11 +205,79 @@ void Simulation::CoupleBodies(float dt) {
     const float sigma = m_vortons.Size() > 0 ? m_vortons.radius[0] : p.coreOverlap * h;
     const float cellVolume = h * h * h;
     m_collisionImpulse = glm::dvec3(0.0);
+
+    // Each body's sheet as the slip is, α_j = dA n_j × slip_j, without the
+    // slip's rigid rotation; that rotation gives the fluid's spin at the body.
+    std::vector<std::vector<glm::dvec3>> sheets(nb);
+    std::vector<glm::dvec3> fluidSpin(nb);
+    glm::dvec3 missing = m_kelvinStrength - TotalStrength();
+    double areaTotal = 0.0;
+    for (std::size_t b = 0; b < nb; ++b) {
+        const double radius = m_setup.bodies[b].radius;
+        const BodyState& body = m_bodies[b];
+        SurfaceStencil& stencil = in.stencils[b];
+        const std::vector<glm::vec3>& surface = in.surfaceVelocity[b];
+        const std::size_t m = stencil.Points();
+        const double area = 4.0 * kPi * radius * radius / double(m);
+        const glm::dvec3 w0 = D(body.angularVelocity);
+        std::vector<glm::dvec3>& slip = sheets[b];
+        slip.resize(m);
+        // Slip on the surface: the fluid's velocity minus the surface's.
+        for (std::size_t j = 0; j < m; ++j) {
+            const glm::dvec3 n = D(stencil.normal[j]);
+            slip[j] = D(surface[j]) + D(p.freeStream) - D(body.velocity) - glm::cross(w0, radius * n);
+        }
+        // Only what the released vortons can cancel: the slip smoothed over
+        // about a spacing (finer patterns of slip barely move the fluid at the
+        // wall when released h/2 off it with cores of 1.5 h, so cancelling them
+        // would pile up vorticity step after step).
+        PrepareSlipSmoothing(stencil, radius / double(h), kSlipSmoothSpacings);
+        SmoothSlip(stencil, slip);
+        // The slip's rigid rotation ω_s (the least-squares fit of ω × Rn to
+        // it) is the one pattern a sheet released off the wall cannot cancel:
+        // with cores of 1.5 h, h/2 off the wall, the sheet made for a slip
+        // ω × Rn moves the wall's fluid by +0.045 of it (R/h = 4; −⅓ for a
+        // singular sheet on the wall), so releasing it pumps circulation into
+        // the fluid step after step (a fixed spinning ball: 2 m³/s per s,
+        // blowing up in 3 s). Its net circulation, which is all a sheet's
+        // net circulation is, is set by Kelvin below instead, and the fluid's
+        // turning at the wall gives the torque (Faxén). The fluid there
+        // turns at ω_s + Ω less the ⅔Ω of the body's own field.
+        glm::dvec3 q(0.0);
+        for (std::size_t j = 0; j < m; ++j) q += glm::cross(D(stencil.normal[j]), slip[j]);
+        const glm::dvec3 rotation = 1.5 / (double(m) * radius) * q;
+        fluidSpin[b] = rotation + w0 / 3.0;
+        for (std::size_t j = 0; j < m; ++j) {
+            const glm::dvec3 n = D(stencil.normal[j]);
+            slip[j] = area * glm::cross(n, slip[j] - glm::cross(rotation, radius * n));
+            missing -= slip[j];
+        }
+        missing -= 2.0 * SphereVolume(m_setup.bodies[b].radius) * w0;
+        areaTotal += radius * radius;
+    }
+    // Kelvin: the vorticity of fluid and bodies together sums to what it was
+    // at the start (∫ω dV = ∮n×u dA → 0 over a sphere at infinity: 0 for a
+    // flow started from rest), less what remeshing, emitters, the far wake
+    // and the layers' sponge deliberately let go (m_kelvinStrength). The
+    // particles do not keep it on their own (the wall layer's normal
+    // vorticity is removed, the image flow stretches vortons with no
+    // reaction), so each body's sheet takes up its share (by area) of the
+    // difference as a rigid-rotation sheet n × (c × Rn), whose net is 2V_b c.
+    for (std::size_t b = 0; b < nb; ++b) {
+        const double radius = m_setup.bodies[b].radius;
+        const std::size_t m = sheets[b].size();
+        const double area = 4.0 * kPi * radius * radius / double(m);
+        const glm::dvec3 c = missing * (radius * radius / areaTotal) / (2.0 * SphereVolume(float(radius)));
+        for (std::size_t j = 0; j < m; ++j) {
+            const glm::dvec3 n = D(in.stencils[b].normal[j]);
+            sheets[b][j] += area * glm::cross(n, glm::cross(c, radius * n));
+        }
+    }
+
     for (std::size_t b = 0; b < nb; ++b) {
         const BodySpec& spec = m_setup.bodies[b];
         BodyState& body = m_bodies[b];
         const SurfaceStencil& stencil = in.stencils[b];
-        const std::vector<glm::vec3>& surface = in.surfaceVelocity[b];
         const std::size_t m = stencil.Points();
         const double radius = spec.radius;
         const double volume = SphereVolume(spec.radius);
@@ -214,70 +286,39 @@ void Simulation::CoupleBodies(float dt) {
         body.fluidDensity = FluidDensityAround(b);
         body.weightForce = p.gravity * (float(mass) - body.fluidDensity * float(volume));
         const double area = 4.0 * kPi * radius * radius / double(m);
-        // The angular impulse a rigidly turning fluid sphere's sheet carries per ΔΩ.
-        const double wu = 8.0 / 9.0 * kPi * std::pow(radius, 5.0);
         const double release = radius + double(kReleaseSpacings * h);
         const glm::dvec3 v0 = D(body.velocity), w0 = D(body.angularVelocity);
-                // Slip on the surface: the fluid's velocity minus the surface's.
-        std::vector<glm::dvec3> slip(m);
-        for (std::size_t j = 0; j < m; ++j) {
-            const glm::dvec3 n = D(stencil.normal[j]);
-            slip[j] = D(surface[j]) + D(p.freeStream) - v0 - glm::cross(w0, radius * n);
-        }
-        // Only what the released vortons can cancel: the slip smoothed over
-        // about a spacing (finer patterns of slip barely move the fluid at the
-        // wall when released h/2 off it with cores of 1.5 h, so cancelling them
-        // would pile up vorticity step after step).
-        {
-            {
-                const double s2 = 2.0 * (kSlipSmoothSpacings * h) * (kSlipSmoothSpacings * h);
-                std::vector<glm::dvec3> smooth(m, glm::dvec3(0.0));
-                for (std::size_t j = 0; j < m; ++j) {
-                    double wsum = 0.0;
-                    const glm::dvec3 nj = D(stencil.normal[j]);
-                    for (std::size_t k = 0; k < m; ++k) {
-                        const glm::dvec3 dn = radius * (nj - D(stencil.normal[k]));
-                        const double d2 = glm::dot(dn, dn);
-                        if (d2 > 4.5 * s2) continue;
-                        const double w = std::exp(-d2 / s2);
-                        smooth[j] += w * slip[k];
-                        wsum += w;
-                    }
-                    smooth[j] /= wsum;
-                }
-                slip.swap(smooth);
-            }
-        }
-        // The sheet α_j = dA n_j × (slip_j − 3/2 ΔV − ΔΩ × R n_j) at x_j = c + (R + d) n_j
-        // (the new body velocity changes its own dipole's slip by −½ΔV and its
-        // surface's by −ΔV): impulse ½Σx×α = I0 + L ΔV, angular impulse
-        // ⅓Σy×(y×α) = A0 + K ΔΩ about the centre.
-        // Impulses of the sheet are taken about the body's centre: its net
-        // vorticity Σα is what the body's own (2Ω over its volume) loses,
-        // whose impulse about any point cancels ½c×Σα; about the centre
-        // neither appears (and the result does not depend on the origin).
-        glm::dvec3 i0(0.0), a0(0.0);
-        glm::dmat3 lin(0.0), ang(0.0);
+        std::vector<glm::dvec3>& sheet = sheets[b];
+        // The sheet α_j + dA n_j × (−3/2 ΔV − ΔΩ × R n_j) at x_j = c + (R + d) n_j.
+        // A new velocity changes the body's own dipole's slip by −½ΔV and its
+        // surface's by −ΔV: the sheet −(3/2) n × ΔV is the whole jump of the
+        // potential flow of a translating sphere. The sheet −n × (ΔΩ × Rn) of
+        // a turning sphere carries Kelvin's −2ΔΩV. Impulse ½Σx×α = I0 + L ΔV
+        // about the body's centre: the sheet's net vorticity Σα is what the
+        // body's own (2Ω over its volume) loses, whose impulse about any
+        // point cancels ½c×Σα; about the centre neither appears (and the
+        // result does not depend on the origin).
+        glm::dvec3 i0(0.0);
+        glm::dmat3 lin(0.0);
         for (std::size_t j = 0; j < m; ++j) {
             const glm::dvec3 n = D(stencil.normal[j]);
             const glm::dvec3 y = release * n;
-            const glm::dvec3 alpha = area * glm::cross(n, slip[j]);
-            i0 += 0.5 * glm::cross(y, alpha);
-            a0 += glm::cross(y, glm::cross(y, alpha)) / 3.0;
+            i0 += 0.5 * glm::cross(y, sheet[j]);
             for (int k = 0; k < 3; ++k) {
                 glm::dvec3 e(0.0);
                 e[k] = 1.0;
                 lin[k] += 0.5 * glm::cross(y, area * glm::cross(n, -1.5 * e));
-                const glm::dvec3 da = area * glm::cross(n, -glm::cross(e, radius * n));
-                ang[k] += glm::cross(y, glm::cross(y, da)) / 3.0;
             }
         }
-        glm::dvec3 bound(0.0), boundA(0.0);
+        glm::dvec3 bound(0.0);
         if (m_bodyFresh[b]) {
             bound = i0;
-            boundA = a0;
             m_bodyFresh[b] = 0;
         }
+        // The torque of the fluid turning at the body relative to it (Faxén's
+        // law for a sphere, Happel & Brenner 1965 §3.2: 8πμR³(Ω_fluid − Ω)),
+        // implicit in Ω so any time step is stable.
+        const double friction = 8.0 * kPi * rho * double(p.viscosity) * radius * radius * radius;
         glm::dvec3 dv(0.0), dw(0.0);
         if (body.grabbed) {
             // Kinematic: there in one step, at the velocity that takes it there.
@@ -287,12 +328,10 @@ void Simulation::CoupleBodies(float dt) {
             dv = D(v) - v0;
         } else if (!spec.fixed && spec.density > 0.0f) {
             // Momentum of body and fluid (Wu 1981): m ΔV = F dt − ρ ΔI + ρ V_b ΔV,
-            // with ΔI = ΔI_push + I0 + L ΔV; for the spin the body's own
-            // share is (8/9)πR⁵ ρ ΔΩ (the sheet of a rigidly turning fluid sphere).
+            // with ΔI = ΔI_push + I0 + L ΔV.
             const glm::dmat3 a = glm::dmat3(mass - rho * volume) + rho * lin;
             dv = glm::inverse(a) * (D(body.weightForce) * double(dt) - rho * (pushI[b] + i0 - bound));
-            const glm::dmat3 aw = glm::dmat3(inertia - rho * wu) + rho * ang;
-            dw = glm::inverse(aw) * (-rho * (pushA[b] + a0 - boundA));
+            dw = friction * double(dt) * (fluidSpin[b] - w0) / (inertia + friction * double(dt));
         }
         body.velocity = glm::vec3(v0 + dv);
         body.angularVelocity = glm::vec3(w0 + dw);
@@ -301,23 +340,21 @@ void Simulation::CoupleBodies(float dt) {
         if (spin > 0.0f) {
             body.orientation = glm::normalize(glm::angleAxis(spin * dt, body.angularVelocity / spin) * body.orientation);
         }
-        // Release the sheet around the moved body.
-        glm::dvec3 gained = pushI[b] - bound, gainedA = pushA[b] - boundA;
+        // Release the sheet around the moved body; its impulse is the fluid's gain.
+        glm::dvec3 gained = pushI[b] - bound;
         const glm::dvec3 c2 = D(body.position);
         for (std::size_t j = 0; j < m; ++j) {
             const glm::dvec3 n = D(stencil.normal[j]);
-            const glm::dvec3 s = slip[j] - 1.5 * dv - glm::cross(dw, radius * n);
-            const glm::dvec3 alpha = area * glm::cross(n, s);
+            const glm::dvec3 alpha = sheet[j] + area * glm::cross(n, -1.5 * dv - glm::cross(dw, radius * n));
             if (glm::dot(alpha, alpha) == 0.0) continue;
             const glm::dvec3 y = release * n;
             gained += 0.5 * glm::cross(y, alpha);
-            gainedA += glm::cross(y, glm::cross(y, alpha)) / 3.0;
             const glm::vec3 x = glm::vec3(c2 + y);
             m_vortons.Add(x, glm::vec3(alpha / double(cellVolume)), sigma, cellVolume, kAmbientGroup, 0.0f, x.z);
         }
         const glm::dvec3 fluidMomentum = rho * gained - rho * volume * dv;
         body.fluidForce = glm::vec3(-fluidMomentum / double(dt));
-        body.fluidTorque = glm::vec3(-(rho * gainedA - rho * wu * dw) / double(dt));
+        body.fluidTorque = glm::vec3(friction * (fluidSpin[b] - D(body.angularVelocity)));
         m_collisionImpulse += fluidMomentum;
     }
 }

@@ -1,5 +1,7 @@
 #include "sim/bodies/body_surface.h"
 
+#include "sim/solvers/biot_savart.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -110,6 +112,44 @@ SurfaceStencil MakeSurfaceStencil(std::size_t points) {
     return out;
 }
 
+void PrepareSlipSmoothing(SurfaceStencil& stencil, double radiusOverSpacing, double widthSpacings) {
+    if (stencil.smoothingFor == radiusOverSpacing) return;
+    const std::size_t m = stencil.Points();
+    // exp(−d²/2s²) with d the chord in spacings: d² = (R/h)²|n_j − n_k|².
+    const double s2 = 2.0 * widthSpacings * widthSpacings;
+    const double q2 = radiusOverSpacing * radiusOverSpacing;
+    stencil.smoothStart.assign(1, 0);
+    stencil.smoothIndex.clear();
+    stencil.smoothWeight.clear();
+    for (std::size_t j = 0; j < m; ++j) {
+        const glm::dvec3 nj(stencil.normal[j]);
+        const std::size_t first = stencil.smoothWeight.size();
+        double sum = 0.0;
+        for (std::size_t k = 0; k < m; ++k) {
+            const glm::dvec3 dn = nj - glm::dvec3(stencil.normal[k]);
+            const double d2 = q2 * glm::dot(dn, dn);
+            if (d2 > 4.5 * s2) continue;
+            const double w = std::exp(-d2 / s2);
+            stencil.smoothIndex.push_back(std::uint32_t(k));
+            stencil.smoothWeight.push_back(w);
+            sum += w;
+        }
+        for (std::size_t i = first; i < stencil.smoothWeight.size(); ++i) stencil.smoothWeight[i] /= sum;
+        stencil.smoothStart.push_back(std::uint32_t(stencil.smoothWeight.size()));
+    }
+    stencil.smoothingFor = radiusOverSpacing;
+}
+
+void SmoothSlip(const SurfaceStencil& stencil, std::vector<glm::dvec3>& slip) {
+    std::vector<glm::dvec3> smooth(slip.size(), glm::dvec3(0.0));
+    for (std::size_t j = 0; j < slip.size(); ++j) {
+        for (std::uint32_t i = stencil.smoothStart[j]; i < stencil.smoothStart[j + 1]; ++i) {
+            smooth[j] += stencil.smoothWeight[i] * slip[stencil.smoothIndex[i]];
+        }
+    }
+    slip.swap(smooth);
+}
+
 bool BodyImage::Inside(glm::vec3 x) const {
     const glm::vec3 d = x - center;
     return glm::dot(d, d) < radius * radius;
@@ -122,6 +162,17 @@ void BodyImage::Add(glm::vec3 x, glm::vec3 omega, glm::vec3* velocity, glm::vec3
     // The translation dipole: u = (R³/2)(3 n(n·W) − W)/r³ (Lamb §92).
     if (relative != glm::vec3(0.0f)) {
         AddDipoleField<kStretch>(d, r2, relative, 0.5f * radius * radius * radius, omega, velocity, stretch);
+    }
+    if (angularVelocity != glm::vec3(0.0f)) {
+        // The body's vorticity 2Ω over its volume V: outside, exactly the
+        // field of one singular vorton α = 2ΩV at the centre (the shell
+        // theorem), with its stretching term in the transpose form the
+        // vortons use (biot_savart.h).
+        const glm::vec3 alpha = (8.0f / 3.0f * std::numbers::pi_v<float>)*radius * radius * radius * angularVelocity;
+        glm::vec3 v(0.0f), s(0.0f);
+        AccumulateVorton<kStretch>(d, alpha, 0.0f, omega, &v, &s);
+        *velocity += kOneOverFourPiF * v;
+        if constexpr (kStretch) *stretch += kOneOverFourPiF * s;
     }
     if (strength.empty()) return;
     const float near = kNearRadii * radius;

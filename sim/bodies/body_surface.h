@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -46,6 +47,12 @@ struct SurfaceStencil {
     /// K×M, row-major: source strengths q (m³/s) = R²·fit·b for the normal
     /// velocities b (m/s) at the M points of a sphere of radius R; Σq = 0.
     std::vector<float> fit;
+    /// The slip's smoothing over the surface (SmoothSlip), for radius/spacing
+    /// `smoothingFor`: point j's neighbours smoothIndex[smoothStart[j] ..
+    /// smoothStart[j+1]) with normalised Gaussian weights smoothWeight.
+    double smoothingFor = -1.0;
+    std::vector<std::uint32_t> smoothStart, smoothIndex;
+    std::vector<double> smoothWeight;
 
     std::size_t Points() const { return normal.size(); }
 };
@@ -59,16 +66,27 @@ SurfaceStencil MakeSurfaceStencil(std::size_t points);
 /// vorton spacing h: 4π(R/h)², at least 48.
 std::size_t SurfacePointsFor(float radius, float spacing);
 
+/// Makes `stencil`'s smoothing weights for a sphere of `radiusOverSpacing`
+/// R/h: a Gaussian of standard deviation `widthSpacings`·h along the surface
+/// (chord distance), cut at 3 standard deviations; kept until R/h changes.
+void PrepareSlipSmoothing(SurfaceStencil& stencil, double radiusOverSpacing, double widthSpacings);
+
+/// The slip (M vectors, m/s) smoothed in place with the stencil's weights.
+void SmoothSlip(const SurfaceStencil& stencil, std::vector<glm::dvec3>& slip);
+
 /// A body's image flow for one vorton state: the translation dipole of the
-/// sphere moving at `relative` (m/s, body velocity − stream) and the fitted
-/// sources. Velocity is m/s; evaluation points inside the sphere get the
-/// body's rigid velocity minus the stream instead.
+/// sphere moving at `relative` (m/s, body velocity − stream), the field of
+/// the body's own vorticity 2Ω (a turning sphere is a region of vorticity 2Ω;
+/// outside it induces (R³/3)·2Ω × r/r³, two thirds of the wall's speed at the
+/// surface, and it closes the vortex lines of the sheet a spin releases) and
+/// the fitted sources. Velocity is m/s; evaluation points inside the sphere
+/// get the body's rigid velocity minus the stream instead.
 struct BodyImage {
     glm::vec3 center{0.0f};
     float radius = 0.0f;
     glm::vec3 relative{0.0f};         ///< body velocity − free stream, m/s
     glm::vec3 rigidVelocity{0.0f};    ///< body velocity − free stream, for points inside
-    glm::vec3 angularVelocity{0.0f};  ///< rad/s, for points inside
+    glm::vec3 angularVelocity{0.0f};  ///< Ω, rad/s: for points inside, and the body's vorticity 2Ω
     std::vector<glm::vec3> sourcePosition;  ///< K, m
     std::vector<float> strength;            ///< K, m³/s
     glm::vec3 dipole{0.0f};  ///< Σ q (x_k − c), m⁴/s: the sources' far field

@@ -47,6 +47,7 @@ void Simulation::EmitVortons() {
         if (glm::dot(m_vortons.position[k], dir) > outlet) {
             m_keep[k] = 0;
             anyGone = true;
+            m_kelvinStrength -= glm::dvec3(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
         }
     }
     if (anyGone) {
@@ -61,7 +62,7 @@ void Simulation::FillEmitters() {
     const float sigma = m_vortons.Size() ? m_vortons.radius[0] : m_setup.params.coreOverlap * h;
     for (std::size_t g = 0; g < m_setup.groups.size(); ++g) {
         const DensityGroup& group = m_setup.groups[g];
-        if (!group.emit) continue;
+        if (!group.emit || !SeedsVortons(m_setup, g)) continue;
         // The lattice points of the emitter's box, and which of them hold a vorton.
         const glm::ivec3 lo = glm::ivec3(glm::ceil((group.center - group.halfExtents - m_lattice.origin) / h));
         const glm::ivec3 hi = glm::ivec3(glm::floor((group.center + group.halfExtents - m_lattice.origin) / h));

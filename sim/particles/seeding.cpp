@@ -93,7 +93,9 @@ std::string SetupProblem(const SceneSetup& setup) {
     }
     Vortons trial;
     SeedVortons(setup, trial, nullptr);
-    if (trial.Size() == 0 && !setup.groups.empty()) {
+    bool anySeeded = false;
+    for (std::size_t g = 0; g < setup.groups.size(); ++g) anySeeded = anySeeded || SeedsVortons(setup, g);
+    if (trial.Size() == 0 && anySeeded) {
         return "vorton_count = " + std::to_string(p.vortonCount) +
                " seeds no vorton (the lattice spacing it gives is larger than the groups); use a larger count";
     }
@@ -142,6 +144,12 @@ Aabb ShapeBounds(const DensityGroup& g, float grow) {
     return Aabb{g.center - half, g.center + half};
 }
 
+bool SeedsVortons(const SceneSetup& setup, std::size_t g) {
+    const DensityGroup& group = setup.groups[g];
+    const bool inert = group.densityDeviation == 0.0f && group.circulation == 0.0f && !group.layer;
+    return !(inert && setup.params.bodySheet && !setup.bodies.empty());
+}
+
 void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice) {
     vortons.Clear();
     if (lattice) *lattice = Lattice{};
@@ -151,7 +159,9 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice) {
 
     float totalVolume = 0.0f;
     Aabb bounds;
-    for (const auto& g : groups) {
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        if (!SeedsVortons(setup, gi)) continue;
+        const DensityGroup& g = groups[gi];
         DensityGroup grown = g;
         grown.radius += g.shape == DensityGroup::Shape::Torus ? 0.0f : g.halo;
         grown.minorRadius += g.halo;
@@ -159,6 +169,7 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice) {
         totalVolume += ShapeVolume(grown);
         bounds.Grow(ShapeBounds(g, g.halo));
     }
+    if (totalVolume <= 0.0f) return;  // only dye: the bodies set the lattice
     const float h = std::cbrt(totalVolume / float(setup.params.vortonCount));
     const glm::ivec3 n = glm::max(glm::ivec3(glm::ceil(bounds.Extent() / h)), glm::ivec3(1));
     // Centre the lattice on the bounds so symmetric scenes seed symmetrically.
@@ -175,6 +186,7 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice) {
                 std::uint16_t owner = kAmbientGroup;
                 bool inHalo = false;
                 for (std::size_t g = 0; g < groups.size(); ++g) {
+                    if (!SeedsVortons(setup, g)) continue;
                     if (ShapeContains(groups[g], x)) {
                         owner = std::uint16_t(g);
                         break;

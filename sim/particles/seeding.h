@@ -33,8 +33,15 @@ bool ShapeContains(const DensityGroup& group, glm::vec3 x, float grow = 0.0f);
 /// Bounding box of the shape grown by `grow` metres.
 Aabb ShapeBounds(const DensityGroup& group, float grow = 0.0f);
 
+/// Whether group g is seeded with vortons. Not when bodies make their own
+/// vorticity (body_sheet) and the group starts with nothing for vortons to
+/// carry (no density deviation, no circulation, not a layer): its fluid is
+/// still, and all the vorticity it will hold comes from the bodies, on the
+/// lattice they set (body_resolution), so it is dye only (tracers).
+bool SeedsVortons(const SceneSetup& setup, std::size_t g);
+
 /// Vortons on a cubic lattice of spacing h = (V_total / vortonCount)^{1/3},
-/// where V_total counts each group and its halo; each lattice point inside a
+/// where V_total counts each group that SeedsVortons and its halo; each lattice point inside a
 /// group (the first that contains it) becomes a vorton of that group, each in a
 /// halo and no group an ambient (zero-deviation) vorton. Points inside a
 /// body (SceneSetup::bodies) are left empty. Core radius σ = coreOverlap·h
