@@ -129,17 +129,19 @@ TEST_P(LongRunScene, TwoThousandStepsAtSteadyWork) {
     EXPECT_LE(sim.MaxVortons(), 3 * seeded / 2 + 50 * sheets + 64);
     const std::size_t first = setup.params.bodySheet ? 1 : 0;
     const double firstVortons = Median(vortons[first]), firstSolver = Median(solver[first]);
-    double worstMedian = 0.0, worstP95 = 0.0;
+    double worstMedian = 0.0, worstP95 = 0.0, vortonP95 = 0.0, solverP95 = 0.0;
     for (std::size_t w = 4; w < vortons.size(); ++w) {  // after 20 s
         worstMedian = std::max(worstMedian, Median(vortons[w]) / firstVortons);
-        worstP95 = std::max(worstP95, Percentile95(vortons[w]) / firstVortons);
+        vortonP95 = std::max(vortonP95, Percentile95(vortons[w]) / firstVortons);
         if (firstSolver > 0.0) {
             worstMedian = std::max(worstMedian, Median(solver[w]) / firstSolver);
-            worstP95 = std::max(worstP95, Percentile95(solver[w]) / firstSolver);
+            solverP95 = std::max(solverP95, Percentile95(solver[w]) / firstSolver);
         }
     }
+    worstP95 = std::max(vortonP95, solverP95);
     test::Measured("worst_window_median_over_first", worstMedian);
-    test::Measured("worst_window_p95_over_first", worstP95);
+    test::Measured("worst_window_p95_over_first_vortons", vortonP95);
+    test::Measured("worst_window_p95_over_first_solver", solverP95);
     test::Measured("vortons_end_over_seeded", double(sim.GetVortons().Size()) / double(seeded));
     EXPECT_LE(worstMedian, 2.0);
     EXPECT_LE(worstP95, 3.0);
