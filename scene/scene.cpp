@@ -181,7 +181,7 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
     const Context ctx{doc, displayName};
     const json& root = doc.root;
     if (Status s = CheckKeys(ctx, root, "", "a scene",
-                             {"version", "name", "description", "params", "camera", "groups", "bodies"});
+                             {"version", "name", "description", "params", "camera", "display", "groups", "bodies"});
         !s) {
         return Error{s.error()};
     }
@@ -248,6 +248,13 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
         }
         if (Status s = ReadTable(ctx, cam, "/camera", CameraParamInfos(), "", scene.camera); !s) {
             return Error{s.error()};
+        }
+    }
+    if (root.contains("display")) {
+        const json& display = root["display"];
+        if (!display.is_object()) return ctx.At("/display", "\"display\" must be an object");
+        for (const auto& [key, value] : display.items()) {
+            if (Status s = SetDisplayParam(scene.display, key, value); !s) return ctx.At("/display/" + key, s.error());
         }
     }
     if (const std::string problem = SetupProblem(scene.setup); !problem.empty()) {
@@ -329,6 +336,12 @@ Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::s
         auto kv = ParseAssignment(assignment);
         if (!kv) return Error{"--set " + assignment + ": " + kv.error()};
         const std::string& key = kv.value().first;
+        if (key.starts_with("display.")) {
+            if (Status s = SetDisplayParam(scene.value().display, key, kv.value().second); !s) {
+                return Error{"--set " + assignment + ": " + s.error()};
+            }
+            continue;
+        }
         if (key.starts_with("camera.")) {
             if (Status s = SetCameraParam(scene.value().camera, key, kv.value().second); !s) {
                 return Error{"--set " + assignment + ": " + s.error()};

@@ -14,7 +14,8 @@
 /// "params" takes the keys of SimParamInfos(); a group takes "name", "shape"
 /// (sphere, box, torus) and the keys of GroupParamInfos(); "bodies"
 /// (optional) takes "name" and the keys of BodyParamInfos(); "camera" the
-/// keys of CameraParamInfos(). Every value is checked by the same code as
+/// keys of CameraParamInfos(); "display" those of DisplayChoices() and
+/// DisplayParamInfos() (SetDisplayParam). Every value is checked by the same code as
 /// `--set` (AssignParam). Group and body names share one namespace (no '.', '='
 /// or spaces). A setup that SetupProblem() rejects is an error at the named
 /// group's or body's line. Errors name file:line and the problem; unknown
@@ -28,6 +29,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
+#include "scene/display_settings.h"
 #include "sim/result.h"
 #include "sim/particles/seeding.h"
 
@@ -56,6 +58,7 @@ struct Scene {
     std::filesystem::path file;
     SceneSetup setup;
     CameraSettings camera;
+    DisplaySettings display;
 };
 
 /// Parses scene text; `displayName` (usually the path) prefixes error messages.
@@ -76,7 +79,8 @@ Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, co
 /// `--set` takes them) applied in order, and the result checked with
 /// SetupProblem(). Errors name the file:line, or the assignment (for a setup
 /// problem, every assignment given, and the body or group); "camera.<key>"
-/// assignments set the scene's camera (SetCameraParam); the messages
+/// assignments set the scene's camera (SetCameraParam), "display.<key>" its
+/// display settings (SetDisplayParam); the messages
 /// call the scene `--scene` and an assignment `--set`, as on the command line.
 Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::string> sets);
 
