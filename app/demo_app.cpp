@@ -49,6 +49,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     auto sim = std::make_unique<Simulation>(app->m_scene.setup);
     app->m_paused = options.paused;
     app->m_recordPanel = options.recordPanel;
+    app->m_view.display = app->m_scene.display;
 
     auto context = options.headless ? platform::GlContext::CreateHeadless(options.width, options.height)
                                     : platform::GlContext::CreateWindow(options.width, options.height,
@@ -64,6 +65,8 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     auto renderer = render::Renderer::Create(DataDirectory() / "shaders");
     if (!renderer) return Error{renderer.error()};
     app->m_renderer = std::move(renderer.value());
+    // Headless frames wait for the GPU anyway (ReadPixels): time its passes too.
+    app->m_renderer->SetProfiling(options.headless);
     if (!options.headless || options.recordPanel) {
         auto imgui = platform::ImGuiLayer::Create(*app->m_context);
         if (!imgui) return Error{imgui.error()};
@@ -83,6 +86,8 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
         app->FitCamera();  // the first frame already framed
         app->m_fitPending = false;
     }
+    app->PlaceFloor();
+    app->m_floorPending = false;
     if (!options.record.empty()) app->ToggleRecording(options.record);
     return app;
 }
@@ -139,6 +144,9 @@ void DemoApp::ApplyRequests() {
             if (m_front.sceneId == m_sceneId) m_previousSetup = m_setup;
             m_scene = std::move(scene.value());
             m_setup = m_scene.setup;
+            // The user's look stays; where the floor goes is the scene's.
+            m_view.display.floor = m_scene.display.floor;
+            m_view.display.floorDepth = m_scene.display.floorDepth;
             m_newScene = m_setup;
             ++m_sceneId;
             m_resetRequested = false;  // a new scene starts afresh anyway
@@ -149,7 +157,10 @@ void DemoApp::ApplyRequests() {
             if (GLFWwindow* window = m_context->Window()) glfwSetWindowTitle(window, ("vorton: " + name).c_str());
         }
     }
-    if (m_resetRequested) ForgetBodies();
+    if (m_resetRequested) {
+        ForgetBodies();
+        m_floorPending = true;
+    }
 }
 
 bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
@@ -183,6 +194,10 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
         FitCamera();
         m_fitPending = false;
     }
+    if (m_floorPending && m_front.sceneId == m_sceneId && m_front.stepCount == 0) {
+        PlaceFloor();
+        m_floorPending = false;
+    }
     if (m_front.blowUp.empty()) {
         m_blowUp.clear();
     } else if (m_blowUp.empty()) {
@@ -202,48 +217,6 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
 
 const SceneSetup& DemoApp::DrawnSetup() const {
     return m_front.sceneId == m_sceneId ? m_setup : m_previousSetup;
-}
-
-void DemoApp::DrawScene() {
-    const SimSnapshot& sim = m_front;
-    const SceneSetup& setup = DrawnSetup();
-    const auto& groups = setup.groups;
-    m_palette.resize(groups.size());
-    for (std::size_t g = 0; g < groups.size(); ++g) m_palette[g] = glm::vec4(groups[g].dye, 1.0f);
-
-    render::FrameInput input;
-    input.view = m_camera.MakeView(m_context->FramebufferSize());
-    // Uploaded straight from the snapshot, and only when it is a new one.
-    input.tracerPositions = sim.tracerPositions;
-    input.tracerPositionsVersion = sim.serial;
-    input.tracerGroups = sim.tracerGroups;
-    input.tracerGroupsVersion = sim.tracerGroupsVersion;
-    input.groupColors = m_palette;
-    input.tracerSize = m_view.tracerSize;
-    input.tracerOpacity = m_view.tracerOpacity;
-    input.showVortons = m_view.showVortons && sim.hasVortons;
-    if (input.showVortons) {
-        input.vortonPositions = sim.vortonPositions;
-        input.vortonStrength = sim.vortonStrength;
-        input.vortonSize = sim.vortonSize;
-    }
-    const auto& bodies = sim.bodies;
-    const auto& specs = setup.bodies;
-    m_spheres.clear();
-    for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
-        render::SphereInstance sphere;
-        sphere.center = bodies[i].position;
-        sphere.radius = specs[i].radius;
-        sphere.rotation = glm::mat3_cast(bodies[i].orientation);
-        sphere.color = specs[i].color;
-        sphere.highlight = int(i) == m_hoveredBody || int(i) == GrabbedBody() || bodies[i].grabbed;
-        m_spheres.push_back(sphere);
-    }
-    input.spheres = m_spheres;
-    input.showBounds = m_view.showBounds;
-    input.boundsMin = sim.bounds.min;
-    input.boundsMax = sim.bounds.max;
-    m_renderer->Draw(input);
 }
 
 double DemoApp::CaptureFrame(bool recordNow) {
@@ -348,6 +321,7 @@ int DemoApp::Run() {
                   << " frames, mean " << 1000.0 * wallSeconds / double(frameCount) << " ms/frame (waiting for steps "
                   << syncMsTotal / double(frameCount) << " ms, drawing " << drawMsTotal / double(frameCount)
                   << " ms)\n";
+        if (headless) std::cerr << "vorton: " << m_renderStats.Summary() << "\n";
     }
     const int signal = StopSignal();
     if (signal != 0) std::cerr << "vorton: stopped by signal " << signal << " at step " << m_front.stepCount << "\n";

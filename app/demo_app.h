@@ -23,6 +23,7 @@
 #include "app/platform/imgui_layer.h"
 #include "app/platform/orbit_camera.h"
 #include "app/platform/recorder.h"
+#include "app/render_stats.h"
 #include "app/sim_worker.h"
 #include "render/renderer.h"
 #include "sim/simulation.h"
@@ -38,8 +39,7 @@ struct ViewSettings {
     bool showPanel = true;
     bool followDye = false;        ///< the camera keeps the dye and bodies framed as they move
     bool showTimings = false;      ///< the timing window: stages, ms per step, steps/s, fps (T)
-    float tracerSize = 0.006f;     ///< m
-    float tracerOpacity = 0.35f;   ///< 0..1
+    DisplaySettings display;       ///< the look (scene file's "display", --set display.KEY)
     std::array<char, 512> recordPath{};  ///< the panel's FILE.mp4 or DIR/ field
     std::array<char, 512> defaultRecordPath{};  ///< the name the panel last filled in itself
 };
@@ -138,6 +138,8 @@ private:
     /// Aims the camera at FramedBox()'s centre from the distance at which the box spans
     /// kFrameFill of the frame (issue 13: the dye at 1 % of the frame).
     void FitCamera();
+    /// Puts the floor display.floorDepth below FramedBox() (on load and reset).
+    void PlaceFloor();
     /// With followDye: eases the target to FramedBox()'s centre and the distance to its fit.
     void FollowDye();
     /// The share of the frame's width the panel leaves free for framing (1 without it), after
@@ -164,6 +166,8 @@ private:
     std::unique_ptr<platform::ImGuiLayer> m_imgui;
     platform::OrbitCamera m_camera;
     bool m_fitPending = false;  ///< FitCamera() once the snapshot shows the scene's state
+    bool m_floorPending = true;  ///< PlaceFloor() likewise
+    float m_floorHeight = -1.0f; ///< m, world z of the floor
     float m_panelShare = 0.0f;  ///< the panel's right edge / the window's width, last frame
     float m_fittedShare = 0.0f;  ///< m_panelShare when FitCamera() last ran
     platform::Recorder m_recorder;
@@ -192,6 +196,7 @@ private:
     std::vector<std::uint8_t> m_pixels;
     std::vector<glm::vec4> m_palette;
     std::vector<render::SphereInstance> m_spheres;
+    RenderStats m_renderStats;
     int m_selectedBody = 0;
 
     // Grabbing a body with the left button. The grab point is where the cursor took hold

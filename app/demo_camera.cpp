@@ -26,6 +26,12 @@ void DemoApp::ResetCamera() {
     m_view.followDye = m_scene.camera.follow;
     // The scene's own state may not be in the snapshot yet (a new scene is built by the worker).
     m_fitPending = m_scene.camera.fit;
+    m_floorPending = true;
+}
+
+void DemoApp::PlaceFloor() {
+    const Aabb box = FramedBox();
+    if (!box.Empty()) m_floorHeight = box.min.z - m_view.display.floorDepth;
 }
 
 Aabb DemoApp::FramedBox() const {

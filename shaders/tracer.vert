@@ -1,4 +1,8 @@
 #version 330 core
+// Particle mode: one sprite per tracer, coloured by its group's dye and lit where it is by the
+// key light (through the dye's shadow, from the light volume, and the spheres') and the sky.
+#include "lighting.glsl"
+
 layout(location = 0) in vec3 aPosition;  // m, world
 layout(location = 1) in uint aGroup;     // index into uPalette
 
@@ -6,10 +10,11 @@ uniform mat4 uViewProjection;
 uniform float uPointScale;  // viewport height * projection[1][1] / 2, pixels per (m / clip.w)
 uniform float uSize;        // sprite diameter, m
 uniform float uOpacity;
-uniform vec4 uPalette[64];
+uniform vec4 uPalette[64];  // linear RGB + amount
 uniform int uPaletteCount;
+uniform vec3 uEye;
 
-out vec4 vColor;  // rgb + alpha before the radial falloff
+out vec4 vColor;  // premultiplied radiance + alpha at the sprite's centre
 
 const float kMinPixels = 2.5;  // below ~2.5 px, sprites read as TV static (issue 13)
 
@@ -22,5 +27,10 @@ void main() {
     // fainter so their total brightness still matches their true area.
     float coverage = pixels < kMinPixels ? (pixels * pixels) / (kMinPixels * kMinPixels) : 1.0;
     gl_PointSize = max(pixels, kMinPixels);
-    vColor = vec4(dye.rgb, dye.a * uOpacity * coverage);
+    vec4 light = LightVolumeToward(aPosition, uToLight);
+    vec3 key = uKeyRadiance * light.rgb * SphereShadow(aPosition);
+    vec3 sky = uSkyRadiance * LightVolumeToward(aPosition, vec3(0.0, 0.0, 1.0)).a;
+    vec3 radiance = Fogged(dye.rgb * (key + sky), length(aPosition - uEye), 0.5 + 0.5 * clip.y / clip.w);
+    float alpha = clamp(dye.a * uOpacity * coverage, 0.0, 1.0);
+    vColor = vec4(radiance * alpha, alpha);
 }

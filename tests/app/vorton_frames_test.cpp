@@ -95,7 +95,8 @@ TEST(VortonExe, FirstFrameOfEverySceneFramesTheDyeAndBodies) {
     // Issue 13: the dye covered 1 % of the frame. On load the camera aims at the dye and bodies
     // and backs off until they span 0.6 of the frame's height or 0.8 of its width, whichever
     // is tighter; the issue asks for at least a third of the height. Without the framing
-    // (camera.fit=false) dye_drop spans 0.14 of the height and vortex_ring 0.19.
+    // (camera.fit=false) dye_drop spans 0.14 of the height and vortex_ring 0.19. The floor is
+    // off: it is context, not the subject, and would fill the bottom rows.
     const RunResult list = RunVorton("--list-scenes");
     ASSERT_EQ(list.exitCode, 0);
     std::istringstream names(list.output);
@@ -103,7 +104,7 @@ TEST(VortonExe, FirstFrameOfEverySceneFramesTheDyeAndBodies) {
     for (std::string scene; names >> scene;) {
         const fs::path dir = TempDir("frame_" + scene);
         const RunResult r = RunVorton("--headless --scene " + scene + " --frames 1 --size 320x180 " + kSmall +
-                                      " --record " + dir.string() + "/");
+                                      " --set display.floor=false --record " + dir.string() + "/");
         ASSERT_EQ(r.exitCode, 0) << scene << ": " << r.output;
         int height = 0;
         const auto [first, last] = DrawnRows(dir / "frame_000000.png", &height);

@@ -1,0 +1,77 @@
+#pragma once
+/// \file
+/// How much light reaches each voxel of the dye volume (issue 13, item 1: self-shadowing):
+/// the transmittance towards the key light, per colour channel, and the share of the sky
+/// that is not hidden by dye above. Both come from sweeps through the grid, plane by plane
+/// away from the light, so the cost is one pass over the voxels (no march per voxel). From
+/// them, the lit medium the renderer marches: per voxel the light the dye scatters per metre
+/// and its extinction, so the march needs one texture fetch per step.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "render/dye_volume.h"
+
+namespace vorton::render {
+
+/// The dye's optical properties (Look::dyeExtinction, Look::dyeAbsorption) and the light.
+struct DyeOptics {
+    /// Extinction at concentration 1, 1/m.
+    float extinction = 40.0f;
+    /// Absorption of the colours a dye does not show, relative to scattering (≥ 1).
+    float absorption = 2.0f;
+    /// Unit vector towards the key light, world space.
+    glm::vec3 toLight{0.0f, 0.0f, 1.0f};
+    /// The sky's light comes from a whole hemisphere: dye above dims it by
+    /// exp(-skyShare · optical depth straight up).
+    float skyShare = 0.5f;
+    /// Key light and sky radiance, linear RGB.
+    glm::vec3 keyRadiance{3.0f};
+    glm::vec3 skyRadiance{0.35f};
+    /// Spheres (centre, radius; m) that shadow the dye from the key light.
+    std::span<const glm::vec4> spheres;
+
+    /// Extinction per channel of a voxel of DyeVolume::Voxels(), 1/m:
+    /// extinction·(absorption·C + (1 - absorption)·Σ c·C), never negative.
+    glm::vec3 Extinction(const glm::vec4& voxel) const {
+        return glm::max(extinction * (absorption * voxel.a + (1.0f - absorption) * glm::vec3(voxel)),
+                        glm::vec3(0.0f));
+    }
+};
+
+/// Transmittance towards the key light and sky visibility per voxel.
+class DyeLighting {
+public:
+    /// Sweeps `dye` (same grid as the result). Each voxel's transmittance is the previous
+    /// plane's (nearer the light) interpolated where the light ray crosses it, times
+    /// exp(-σ·Δs) over the step between the planes (trapezoid rule); the sky visibility sweeps
+    /// straight down with a [1 2 1] spread so shadows from above are soft. Deterministic.
+    void Build(const DyeVolume& dye, const DyeOptics& optics);
+
+    /// Per voxel, RGBA8 packed in a uint32 (r in the low byte): rgb = sqrt(transmittance to the
+    /// key light), a = sqrt(sky visibility); the square root keeps precision in deep shadow.
+    /// Spheres are not in it (surfaces add their shadows themselves).
+    std::span<const std::uint32_t> Packed() const { return m_packed; }
+    /// Per voxel, the lit medium: rgb = radiance scattered towards any direction per metre,
+    /// extinction·Σ c·C ⊙ (key ⊙ T_key·sphere shadow + sky·visibility) (isotropic scattering,
+    /// the dye's colour as its albedo), W/(m²·sr·m) in render units; a = extinction·Σ C, 1/m.
+    std::span<const glm::vec4> Medium() const { return m_medium; }
+    /// The unpacked transmittance towards the key light of voxel (i, j, k) (for tests).
+    glm::vec3 KeyTransmittance(glm::ivec3 voxel) const;
+    /// The unpacked sky visibility of voxel (i, j, k), 0..1.
+    float SkyVisibility(glm::ivec3 voxel) const;
+
+private:
+    void SweepKey(const DyeVolume& dye, const DyeOptics& optics);
+    void SweepSky(const DyeVolume& dye, const DyeOptics& optics);
+
+    VolumeGrid m_grid;
+    std::vector<float> m_sky;  // visibility per voxel, until packed
+    std::vector<std::uint32_t> m_packed;
+    std::vector<glm::vec4> m_medium;
+};
+
+}  // namespace vorton::render
