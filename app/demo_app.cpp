@@ -236,14 +236,27 @@ double DemoApp::CaptureFrame(bool recordNow) {
         char name[128];
         std::snprintf(name, sizeof name, "vorton_%s_%06lld.png", m_scene.name.c_str(),
                       static_cast<long long>(m_front.stepCount));
-        const std::filesystem::path file = std::filesystem::path(m_options.screenshotDir) / name;
+        const std::filesystem::path dir(m_options.screenshotDir);
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);  // a new folder is made; a failure shows below
+        const std::filesystem::path file = dir / name;
         if (Status s = platform::WritePng(file, size.x, size.y, m_pixels.data()); !s) {
             SetStatus("screenshot: " + s.error(), true);
+            m_outputFailed = true;
         } else {
             SetStatus("saved " + file.string(), false);
         }
     }
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool DemoApp::TakeShot() {
+    const auto& shots = m_options.shots;
+    const std::int64_t step = m_front.stepCount;
+    if (step == m_lastShot || std::find(shots.begin(), shots.end(), step) == shots.end()) return false;
+    m_lastShot = step;
+    m_screenshotRequested = true;
+    return true;
 }
 
 int DemoApp::Run() {
@@ -271,6 +284,14 @@ int DemoApp::Run() {
         if (headless && !m_blowUp.empty()) break;
         const bool recordThisFrame = m_recorder.IsRecording() && (first || stepped);
         first = false;
+        // --shots: a PNG of each listed step; headless frames without a shot or a recording are
+        // not drawn at all (the simulation still steps).
+        const bool shot = TakeShot();
+        if (headless && !m_options.shots.empty() && !shot && !recordThisFrame) {
+            FollowDye();
+            ++frameCount;
+            continue;
+        }
 
         const auto drawStart = Clock::now();
         // The lens shift for where the panel is now; the first frame with the panel drawn
@@ -284,7 +305,7 @@ int DemoApp::Run() {
             m_imgui->NewFrame();
             if (m_view.showPanel || m_recordPanel) DrawPanel(*this);
             if (m_view.showTimings) DrawTimings(*this);
-            DrawRecordingIndicator(*this);
+            if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording
             m_imgui->Render();
         }
         if (m_recordPanel) captureMs = CaptureFrame(recordThisFrame);

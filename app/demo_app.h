@@ -150,6 +150,8 @@ private:
     /// took, ms (0 when neither wanted it).
     double CaptureFrame(bool recordNow);
     void SetStatus(std::string message, bool error);
+    /// True (and a screenshot requested) when the step shown is one of --shots not yet taken.
+    bool TakeShot();
 
     Options m_options;
     Scene m_scene;
@@ -178,6 +180,7 @@ private:
     bool m_resetRequested = false;
     bool m_setupEdited = false;
     bool m_screenshotRequested = false;
+    std::int64_t m_lastShot = -1;  ///< the step of the last --shots PNG
     bool m_recordPanel = false;
     bool m_lockStep = false;
     bool m_outputFailed = false;   // some output failed: exit status 3 at the end
