@@ -42,34 +42,45 @@ struct DyeOptics {
     }
 };
 
-/// Transmittance towards the key light and sky visibility per voxel.
+/// Transmittance towards the key light and sky visibility, on a grid of half the dye grid's
+/// resolution over the same box (light varies smoothly; 8x fewer voxels to sweep), and the lit
+/// medium at the dye grid's full resolution.
 class DyeLighting {
 public:
-    /// Sweeps `dye` (same grid as the result). Each voxel's transmittance is the previous
-    /// plane's (nearer the light) interpolated where the light ray crosses it, times
-    /// exp(-σ·Δs) over the step between the planes (trapezoid rule); the sky visibility sweeps
-    /// straight down with a [1 2 1] spread so shadows from above are soft. Deterministic.
+    /// Sweeps `dye` averaged 2x2x2 (the dye grid's sides are even, so both grids cover the same
+    /// box). Each light voxel's transmittance is the previous plane's (nearer the light)
+    /// interpolated where the light ray crosses it, times exp(-σ·Δs) over the step between the
+    /// planes (trapezoid rule); the sky visibility sweeps straight down with a [1 2 1] spread so
+    /// shadows from above are soft. Then the medium, trilinear in the light grid. Deterministic.
     void Build(const DyeVolume& dye, const DyeOptics& optics);
 
-    /// Per voxel, RGBA8 packed in a uint32 (r in the low byte): rgb = sqrt(transmittance to the
-    /// key light), a = sqrt(sky visibility); the square root keeps precision in deep shadow.
-    /// Spheres are not in it (surfaces add their shadows themselves).
+    /// The grid of Packed(): half the dye grid's voxels per side, twice its spacing.
+    const VolumeGrid& LightGrid() const { return m_light; }
+    /// Per light voxel, RGBA8 packed in a uint32 (r in the low byte): rgb = sqrt(transmittance
+    /// to the key light), a = sqrt(sky visibility); the square root keeps precision in deep
+    /// shadow. Spheres are not in it (surfaces add their shadows themselves).
     std::span<const std::uint32_t> Packed() const { return m_packed; }
-    /// Per voxel, the lit medium: rgb = radiance scattered towards any direction per metre,
+    /// Per dye voxel, the lit medium: rgb = radiance scattered towards any direction per metre,
     /// extinction·Σ c·C ⊙ (key ⊙ T_key·sphere shadow + sky·visibility) (isotropic scattering,
-    /// the dye's colour as its albedo), W/(m²·sr·m) in render units; a = extinction·Σ C, 1/m.
+    /// the dye's colour as its albedo), in render units per m; a = extinction·Σ C, 1/m.
     std::span<const glm::vec4> Medium() const { return m_medium; }
-    /// The unpacked transmittance towards the key light of voxel (i, j, k) (for tests).
-    glm::vec3 KeyTransmittance(glm::ivec3 voxel) const;
-    /// The unpacked sky visibility of voxel (i, j, k), 0..1.
-    float SkyVisibility(glm::ivec3 voxel) const;
+    /// The unpacked transmittance towards the key light in the light voxel holding world point
+    /// p (m; clamped into the grid), for tests.
+    glm::vec3 KeyTransmittance(glm::vec3 p) const;
+    /// The unpacked sky visibility there, 0..1.
+    float SkyVisibility(glm::vec3 p) const;
 
 private:
-    void SweepKey(const DyeVolume& dye, const DyeOptics& optics);
-    void SweepSky(const DyeVolume& dye, const DyeOptics& optics);
+    void Downsample(const DyeVolume& dye);
+    void SweepSky(const DyeOptics& optics);
+    void SweepKey(const DyeOptics& optics);
+    void LightMedium(const DyeVolume& dye, const DyeOptics& optics);
+    std::size_t LightIndex(glm::vec3 p) const;
 
-    VolumeGrid m_grid;
-    std::vector<float> m_sky;  // visibility per voxel, until packed
+    VolumeGrid m_light;
+    std::vector<glm::vec4> m_coarse;  // the dye averaged onto the light grid
+    std::vector<float> m_sky;         // visibility per light voxel
+    std::vector<glm::vec3> m_key;     // transmittance per light voxel
     std::vector<std::uint32_t> m_packed;
     std::vector<glm::vec4> m_medium;
 };

@@ -73,6 +73,7 @@ void DyeVolume::FitGrid(std::span<const glm::vec3> positions, const Settings& se
         for (int a = 0; a < 3; ++a) {
             first[a] = int(std::floor(double(lo[a]) / h)) - kPadding;
             size[a] = int(std::ceil(double(hi[a]) / h)) + kPadding - first[a];
+            size[a] += size[a] & 1;  // even: the light grid at half resolution covers the same box
         }
         const double count = double(size.x) * size.y * size.z;
         if (count > budget || size.x > maxAxis || size.y > maxAxis || size.z > maxAxis) continue;
@@ -137,7 +138,8 @@ void DyeVolume::SortIntoPlanes(std::span<const glm::vec3> positions, std::span<c
 void DyeVolume::AccumulatePlanes(std::span<const glm::vec4> colors) {
     const glm::ivec3 size = m_grid.size;
     const std::size_t plane = std::size_t(size.x) * std::size_t(size.y);
-    m_voxels.assign(m_grid.Count(), glm::vec4(0.0f));
+    m_voxels.resize(m_grid.Count());
+    m_planeHasDye.assign(std::size_t(size.z), 0);
     // Concentration one tracer adds to one voxel: its volume over the voxel's.
     const float unit = m_tracerVolume / (m_grid.spacing * m_grid.spacing * m_grid.spacing);
     std::vector<glm::vec4> amount(colors.size());
@@ -149,6 +151,8 @@ void DyeVolume::AccumulatePlanes(std::span<const glm::vec4> colors) {
     // weight 1 - fz): one writer per plane and a fixed order, so no atomics and no races.
     tbb::parallel_for(0, size.z, [&](int k) {
         glm::vec4* out = &m_voxels[std::size_t(k) * plane];
+        std::fill(out, out + plane, glm::vec4(0.0f));
+        m_planeHasDye[std::size_t(k)] = m_planeStart[std::size_t(k) + 2] > m_planeStart[std::size_t(k)];
         for (int side = 0; side < 2; ++side) {
             const std::size_t bin = std::size_t(k + side);
             for (std::uint32_t s = m_planeStart[bin]; s < m_planeStart[bin + 1]; ++s) {
@@ -174,32 +178,61 @@ void DyeVolume::AccumulatePlanes(std::span<const glm::vec4> colors) {
 }
 
 void DyeVolume::Blur() {
-    const glm::ivec3 size = m_grid.size;
-    const std::ptrdiff_t strides[3] = {1, size.x, std::ptrdiff_t(size.x) * size.y};
+    const glm::ivec3 n = m_grid.size;
+    const std::size_t plane = std::size_t(n.x) * std::size_t(n.y);
     m_scratch.resize(m_voxels.size());
-    // [1 2 1]/4 along one axis, src -> dst; outside the grid there is no dye.
-    auto pass = [&](const std::vector<glm::vec4>& src, std::vector<glm::vec4>& dst, int axis) {
-        const std::ptrdiff_t step = strides[axis];
-        const int n = size[axis];
-        tbb::parallel_for(0, size.z, [&](int k) {
-            for (int j = 0; j < size.y; ++j) {
-                const std::size_t rowStart = (std::size_t(k) * size.y + j) * size.x;
-                const int index[3] = {0, j, k};
-                for (int i = 0; i < size.x; ++i) {
-                    const std::size_t at = rowStart + i;
-                    const int along = axis == 0 ? i : index[axis];
-                    glm::vec4 sum = 2.0f * src[at];
-                    if (along > 0) sum += src[at - step];
-                    if (along + 1 < n) sum += src[at + step];
-                    dst[at] = 0.25f * sum;
-                }
+    // [1 2 1]/4 along x then y within each plane (in a plane-sized buffer, so the data stays in
+    // cache), into m_scratch; then along z back into m_voxels. Outside the grid there is no dye,
+    // and planes without dye stay empty without being read.
+    tbb::parallel_for(0, n.z, [&](int k) {
+        const glm::vec4* src = &m_voxels[std::size_t(k) * plane];
+        glm::vec4* dst = &m_scratch[std::size_t(k) * plane];
+        if (!m_planeHasDye[std::size_t(k)]) {
+            std::fill(dst, dst + plane, glm::vec4(0.0f));
+            return;
+        }
+        thread_local std::vector<glm::vec4> rowsX;
+        rowsX.resize(plane);
+        for (int j = 0; j < n.y; ++j) {
+            const glm::vec4* row = src + std::size_t(j) * n.x;
+            glm::vec4* out = rowsX.data() + std::size_t(j) * n.x;
+            for (int i = 0; i < n.x; ++i) {
+                glm::vec4 sum = 2.0f * row[i];
+                if (i > 0) sum += row[i - 1];
+                if (i + 1 < n.x) sum += row[i + 1];
+                out[i] = sum;  // x4
             }
-        });
-    };
-    pass(m_voxels, m_scratch, 0);
-    pass(m_scratch, m_voxels, 1);
-    pass(m_voxels, m_scratch, 2);
-    m_voxels.swap(m_scratch);
+        }
+        for (int j = 0; j < n.y; ++j) {
+            const glm::vec4* here = rowsX.data() + std::size_t(j) * n.x;
+            const glm::vec4* below = j > 0 ? here - n.x : nullptr;
+            const glm::vec4* above = j + 1 < n.y ? here + n.x : nullptr;
+            glm::vec4* out = dst + std::size_t(j) * n.x;
+            for (int i = 0; i < n.x; ++i) {
+                glm::vec4 sum = 2.0f * here[i];
+                if (below) sum += below[i];
+                if (above) sum += above[i];
+                out[i] = sum * (1.0f / 16.0f);
+            }
+        }
+    });
+    tbb::parallel_for(0, n.z, [&](int k) {
+        glm::vec4* out = &m_voxels[std::size_t(k) * plane];
+        const auto has = [&](int q) { return q >= 0 && q < n.z && m_planeHasDye[std::size_t(q)]; };
+        if (!has(k - 1) && !has(k) && !has(k + 1)) {
+            std::fill(out, out + plane, glm::vec4(0.0f));
+            return;
+        }
+        const glm::vec4* here = &m_scratch[std::size_t(k) * plane];
+        const glm::vec4* below = has(k - 1) ? here - plane : nullptr;
+        const glm::vec4* above = has(k + 1) ? here + plane : nullptr;
+        for (std::size_t v = 0; v < plane; ++v) {
+            glm::vec4 sum = 2.0f * here[v];
+            if (below) sum += below[v];
+            if (above) sum += above[v];
+            out[v] = 0.25f * sum;
+        }
+    });
 }
 
 }  // namespace vorton::render

@@ -43,7 +43,7 @@ public:
 
     /// Fits the grid to the dye and splats it. The box is the 0.1st to 99.9th percentile of the
     /// tracers on each axis (from at most 32768 of them; far strays are dropped) grown by
-    /// kPadding voxels. The spacing is at least kSpacingPerTracer tracer spacings (fewer
+    /// kPadding voxels (and one more where needed to make each side even). The spacing is at least kSpacingPerTracer tracer spacings (fewer
     /// tracers per voxel would show as noise), within the budget, and rounded up to a power of
     /// 2^(1/8) with the origin on a multiple of it, so the grid stays put from step to step
     /// while the dye's box changes a little. `groups` as FrameInput::tracerGroups; `palette`
@@ -84,6 +84,7 @@ private:
     std::vector<std::uint32_t> m_planeStart;   // m_splats index where each plane's bin starts
     std::vector<std::uint32_t> m_bin;          // per tracer: bin, or kNoBin
     std::vector<std::uint32_t> m_chunkCounts;  // per chunk and bin
+    std::vector<char> m_planeHasDye;           // per z plane: some tracer touches it
 };
 
 }  // namespace vorton::render

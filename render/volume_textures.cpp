@@ -5,6 +5,9 @@
 #include <algorithm>
 
 #include <glm/gtc/packing.hpp>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -23,6 +26,32 @@ GLuint Texture3D() {
     }
     glBindTexture(GL_TEXTURE_3D, 0);
     return texture;
+}
+
+// Floats to halves, round to nearest: with the CPU's F16C instructions eight at a time when it has
+// them (every x86-64 CPU since 2013), else glm's portable conversion.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx,f16c"))) void ToHalvesF16c(const float* in, std::uint16_t* out, std::size_t n) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT));
+    }
+    for (; i < n; ++i) out[i] = std::uint16_t(glm::packHalf1x16(in[i]));
+}
+bool HasF16c() { return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx"); }
+#else
+void ToHalvesF16c(const float*, std::uint16_t*, std::size_t) {}
+bool HasF16c() { return false; }
+#endif
+
+void ToHalves(const float* in, std::uint16_t* out, std::size_t n) {
+    static const bool f16c = HasF16c();
+    if (f16c) {
+        ToHalvesF16c(in, out, n);
+    } else {
+        for (std::size_t i = 0; i < n; ++i) out[i] = std::uint16_t(glm::packHalf1x16(in[i]));
+    }
 }
 
 }  // namespace
@@ -50,7 +79,7 @@ void VolumeTextures::Upload(const VolumeGrid& grid, const DyeLighting& lighting,
         const auto voxels = lighting.Medium();
         m_half.resize(voxels.size());
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, voxels.size(), 65536), [&](const auto& r) {
-            for (std::size_t i = r.begin(); i != r.end(); ++i) m_half[i] = glm::packHalf4x16(voxels[i]);
+            ToHalves(&voxels[r.begin()].x, reinterpret_cast<std::uint16_t*>(&m_half[r.begin()]), 4 * r.size());
         });
         glBindTexture(GL_TEXTURE_3D, m_medium);
         if (m_mediumSize != n) {
@@ -64,11 +93,12 @@ void VolumeTextures::Upload(const VolumeGrid& grid, const DyeLighting& lighting,
     }
     glBindTexture(GL_TEXTURE_3D, m_light);
     const void* packed = lighting.Packed().data();
-    if (m_lightSize != n) {
-        glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, n.x, n.y, n.z, 0, GL_RGBA, GL_UNSIGNED_BYTE, packed);
-        m_lightSize = n;
+    const glm::ivec3 nl = lighting.LightGrid().size;
+    if (m_lightSize != nl) {
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, nl.x, nl.y, nl.z, 0, GL_RGBA, GL_UNSIGNED_BYTE, packed);
+        m_lightSize = nl;
     } else {
-        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, n.x, n.y, n.z, GL_RGBA, GL_UNSIGNED_BYTE, packed);
+        glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, nl.x, nl.y, nl.z, GL_RGBA, GL_UNSIGNED_BYTE, packed);
     }
     glBindTexture(GL_TEXTURE_3D, 0);
 }

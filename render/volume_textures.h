@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// The dye volume on the GPU: two 3D textures over the same grid, the lit medium the volume
-/// pass marches (RGBA16F, DyeLighting::Medium()) and the light that surfaces and particles
-/// read (RGBA8, DyeLighting::Packed()).
+/// The dye volume on the GPU: two 3D textures over the same box, the lit medium the volume
+/// pass marches (RGBA16F, DyeLighting::Medium(), the dye grid) and the light that surfaces and
+/// particles read (RGBA8, DyeLighting::Packed(), the light grid at half its resolution).
 
 #include <cstdint>
 #include <vector>

@@ -189,15 +189,14 @@ TEST(DyeLighting, SlabShadowsWhatIsBelowIt) {
     optics.toLight = {std::cos(glm::radians(60.0f)), 0.0f, std::sin(glm::radians(60.0f))};
     DyeLighting lighting;
     lighting.Build(dye, optics);
-    const VolumeGrid& g = dye.Grid();
-    const glm::vec3 below = lighting.KeyTransmittance(VoxelAt(g, {0.0f, 0.0f, -0.08f}));
-    const glm::vec3 above = lighting.KeyTransmittance(VoxelAt(g, {0.0f, 0.0f, 0.2f}));
+    const glm::vec3 below = lighting.KeyTransmittance({0.0f, 0.0f, -0.08f});
+    const glm::vec3 above = lighting.KeyTransmittance({0.0f, 0.0f, 0.2f});
     const float expected = std::exp(-10.0f * 0.1f / std::sin(glm::radians(60.0f)));
     EXPECT_NEAR(below.r, expected, 0.05f);
     EXPECT_NEAR(below.b, expected, 0.05f);
     EXPECT_NEAR(above.g, 1.0f, 0.02f);
-    EXPECT_NEAR(lighting.SkyVisibility(VoxelAt(g, {0.0f, 0.0f, -0.08f})), std::exp(-0.5f), 0.05f);
-    EXPECT_NEAR(lighting.SkyVisibility(VoxelAt(g, {0.0f, 0.0f, 0.2f})), 1.0f, 0.02f);
+    EXPECT_NEAR(lighting.SkyVisibility({0.0f, 0.0f, -0.08f}), std::exp(-0.5f), 0.05f);
+    EXPECT_NEAR(lighting.SkyVisibility({0.0f, 0.0f, 0.2f}), 1.0f, 0.02f);
 }
 
 TEST(DyeLighting, ColouredDyeLetsItsOwnColourThrough) {
@@ -216,7 +215,7 @@ TEST(DyeLighting, ColouredDyeLetsItsOwnColourThrough) {
     optics.toLight = {0.0f, 0.0f, 1.0f};
     DyeLighting lighting;
     lighting.Build(dye, optics);
-    const glm::vec3 below = lighting.KeyTransmittance(VoxelAt(dye.Grid(), {0.0f, 0.0f, -0.08f}));
+    const glm::vec3 below = lighting.KeyTransmittance({0.0f, 0.0f, -0.08f});
     EXPECT_NEAR(below.b, std::exp(-10.0f * 0.05f), 0.05f);
     EXPECT_NEAR(below.r, std::exp(-2.0f * 10.0f * 0.05f), 0.05f);
     EXPECT_GT(below.b, 1.4f * below.r);
