@@ -21,8 +21,8 @@ constexpr float kVortonEdge = 0.6f;       // crisper discs so vortons stand out 
 // A vorton with no strength data still gets a mid-warm colour.
 constexpr float kDefaultStrength = 0.6f;
 // Floor: a mid grey with lighter lines; fades out beyond a few dye boxes.
-constexpr glm::vec3 kFloorAlbedo{0.045f, 0.047f, 0.05f};
-constexpr glm::vec3 kFloorLineAlbedo{0.12f, 0.125f, 0.13f};
+constexpr glm::vec3 kFloorAlbedo{0.04f, 0.042f, 0.045f};
+constexpr glm::vec3 kFloorLineAlbedo{0.075f, 0.078f, 0.082f};
 constexpr float kMinFadeRadius = 4.0f;  // m
 constexpr float kFadeBoxes = 3.0f;      // fade radius in dye-box sizes, when larger
 

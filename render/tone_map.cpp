@@ -6,6 +6,9 @@
 namespace vorton::render {
 namespace {
 
+// Share of the per-channel curve in the tone map (see ToneCurve).
+constexpr float kPathToWhite = 0.5f;
+
 float Curve(float x) {
     x = std::max(x, 0.0f);
     return std::clamp(x * (2.51f * x + 0.03f) / (x * (2.43f * x + 0.59f) + 0.14f), 0.0f, 1.0f);
@@ -26,7 +29,9 @@ float Decode(float c) {
 glm::vec3 ToneCurve(glm::vec3 radiance) {
     radiance = glm::max(radiance, glm::vec3(0.0f));
     const float peak = std::max({radiance.r, radiance.g, radiance.b});
-    return peak > 1e-8f ? radiance * (Curve(peak) / peak) : glm::vec3(0.0f);
+    const glm::vec3 huePreserving = peak > 1e-8f ? radiance * (Curve(peak) / peak) : glm::vec3(0.0f);
+    const glm::vec3 perChannel(Curve(radiance.r), Curve(radiance.g), Curve(radiance.b));
+    return glm::mix(huePreserving, perChannel, kPathToWhite);
 }
 
 glm::vec3 SrgbEncode(glm::vec3 linear) {
@@ -42,18 +47,21 @@ glm::vec3 DisplayColor(glm::vec3 radiance, float exposure) {
 }
 
 glm::vec3 RadianceForDisplay(glm::vec3 encoded, float exposure) {
-    const glm::vec3 display = SrgbDecode(glm::clamp(encoded, glm::vec3(0.0f), glm::vec3(0.999f)));
-    const float peak = std::max({display.r, display.g, display.b});
-    if (peak <= 0.0f) return glm::vec3(0.0f);
-    // The radiance whose largest channel the curve takes to `peak`: the curve is monotonic and
-    // reaches 0.999 below 64, so bisect; the other channels keep their ratios to it.
-    float lo = 0.0f, hi = 64.0f;
-    for (int i = 0; i < 60 && hi - lo > 1e-7f; ++i) {
-        const float mid = 0.5f * (lo + hi);
-        (Curve(mid) < peak ? lo : hi) = mid;
+    const glm::vec3 target = SrgbDecode(glm::clamp(encoded, glm::vec3(0.0f), glm::vec3(0.999f)));
+    // Each channel of ToneCurve grows with its own radiance and depends on the others only
+    // through the peak: solve one channel at a time by bisection, a few rounds.
+    glm::vec3 radiance = target;
+    for (int round = 0; round < 6; ++round) {
+        for (int c = 0; c < 3; ++c) {
+            float lo = 0.0f, hi = 64.0f;
+            for (int i = 0; i < 50 && hi - lo > 1e-7f; ++i) {
+                radiance[c] = 0.5f * (lo + hi);
+                (ToneCurve(radiance)[c] < target[c] ? lo : hi) = radiance[c];
+            }
+            radiance[c] = 0.5f * (lo + hi);
+        }
     }
-    const float gain = exposure > 0.0f ? exposure : 1.0f;
-    return display * (0.5f * (lo + hi) / peak) / gain;
+    return radiance / (exposure > 0.0f ? exposure : 1.0f);
 }
 
 BackdropColors DisplayBackdrop(Backdrop backdrop) {

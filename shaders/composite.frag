@@ -1,7 +1,7 @@
 #version 330 core
 // The backdrop behind the scene, then the display transform: exposure, the filmic tone curve
-// (Narkowicz's ACES fit on the largest channel, as render/tone_map.cpp), sRGB encoding and a
-// little dither against banding.
+// (Narkowicz's ACES fit, as render/tone_map.cpp), sRGB encoding and a little dither against
+// banding.
 in vec2 vUv;
 
 uniform sampler2D uScene;  // premultiplied linear radiance, resolved; a: coverage
@@ -15,11 +15,16 @@ float Curve(float x) {
     return clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
 }
 
-// The curve on the largest channel, all three scaled alike: hues and saturation are kept.
+const float kPathToWhite = 0.5;  // share of the per-channel curve, as render/tone_map.cpp
+
+// Half the curve on the largest channel with all three scaled alike (hue and saturation kept),
+// half on each channel alone (bright colours turn paler, dark ones stay saturated).
 vec3 ToneMap(vec3 x) {
     x = max(x, vec3(0.0));
     float peak = max(x.r, max(x.g, x.b));
-    return peak > 1e-8 ? x * (Curve(peak) / peak) : vec3(0.0);
+    vec3 huePreserving = peak > 1e-8 ? x * (Curve(peak) / peak) : vec3(0.0);
+    vec3 perChannel = vec3(Curve(x.r), Curve(x.g), Curve(x.b));
+    return mix(huePreserving, perChannel, kPathToWhite);
 }
 
 vec3 Encode(vec3 c) {

@@ -80,16 +80,18 @@ TEST_F(HeadlessSphere, CentreShowsTheLitColour) {
     const glm::vec3 centre = MeanAround(rgb, kWidth, kCx, kCy, 1);
     // The surface faces the eye here and the key light makes 49 degrees with it: key 2.4 cos 49
     // = 1.57 plus the sky's ~0.2 on a base stripe of linear albedo 0.89 in red, a radiance of
-    // ~1.6 that the tone curve takes to 0.88 of full red: the colour as given (measured 241,
-    // 114, 31 against 242, 115, 31), against ~100 for the top of the backdrop. Demand 0.7 of it.
+    // ~1.6, which the tone curve shows as the colour as given in red and blue, with green
+    // lifted a little: the curve's path to white (measured 241, 150, 31 against 242, 115, 31),
+    // against ~100 for the top of the backdrop. Demand 0.7 of the colour's brightness, and no
+    // more than 50 above it (white is 765).
     const float fullColour = Brightness(kOrange * 255.0f);
     EXPECT_GT(Brightness(centre), 0.7f * fullColour)
         << centre.r << "," << centre.g << "," << centre.b;
-    EXPECT_LT(Brightness(centre), fullColour + 10.0f) << "the lit face should not wash out";
-    // Lighting and the tone curve (on the largest channel) scale the three channels alike; only
-    // the sky's tint, the small white specular tail and 8-bit rounding tilt the colour
-    // (measured cosine 0.99999). 0.995 is a ~6 degree cone.
-    EXPECT_GT(ColourCosine(centre, kOrange), 0.995f)
+    EXPECT_LT(Brightness(centre), fullColour + 50.0f) << "the lit face should not wash out";
+    // Lighting scales the three channels alike; the tone curve's path to white, the sky's tint,
+    // the small white specular tail and 8-bit rounding tilt the colour (measured cosine 0.9936;
+    // yellow 242, 242, 31 would be 0.94). 0.99 is an 8 degree cone.
+    EXPECT_GT(ColourCosine(centre, kOrange), 0.99f)
         << centre.r << "," << centre.g << "," << centre.b;
     // Outside the silhouette the background is untouched.
     const int radius = static_cast<int>(PixelRadius(input));
