@@ -63,7 +63,7 @@ struct Look {
     float dyeAbsorption = 2.0f;
     /// Direction the key light comes from (fixed in the world): azimuth in the xy plane from
     /// +x towards +y, and elevation above it, degrees.
-    float lightAzimuth = 140.0f;
+    float lightAzimuth = -30.0f;
     float lightElevation = 55.0f;
     /// Key light radiance (linear, 1 = white of unit intensity) and the sky's ambient light.
     float lightIntensity = 2.4f;
