@@ -11,6 +11,7 @@ render::Look MakeLook(const DisplaySettings& d, float floorHeight) {
     look.exposure = d.exposure;
     look.dyeExtinction = d.dyeExtinction;
     look.dyeAbsorption = d.dyeAbsorption;
+    look.thinDyeGamma = d.thinDye;
     look.lightAzimuth = d.lightAzimuth;
     look.lightElevation = d.lightElevation;
     look.lightIntensity = d.lightIntensity;

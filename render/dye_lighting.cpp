@@ -54,13 +54,13 @@ void DyeLighting::Build(const DyeVolume& dye, const DyeOptics& optics) {
     m_medium.resize(fine.Count());
     m_packed.resize(m_light.Count());
     if (fine.Empty()) return;
-    Downsample(dye);
+    Downsample(dye, optics);
     SweepSky(optics);
     SweepKey(optics);
     LightMedium(dye, optics);
 }
 
-void DyeLighting::Downsample(const DyeVolume& dye) {
+void DyeLighting::Downsample(const DyeVolume& dye, const DyeOptics& optics) {
     const VolumeGrid& fine = dye.Grid();
     const glm::ivec3 n = m_light.size;
     const std::span<const glm::vec4> voxels = dye.Voxels();
@@ -72,7 +72,7 @@ void DyeLighting::Downsample(const DyeVolume& dye) {
                 for (int d = 0; d < 8; ++d) {
                     const glm::ivec3 f = 2 * glm::ivec3(i, j, k) + glm::ivec3(d & 1, (d >> 1) & 1, d >> 2);
                     if (f.x < fine.size.x && f.y < fine.size.y && f.z < fine.size.z) {
-                        sum += voxels[(std::size_t(f.z) * fine.size.y + f.y) * fine.size.x + f.x];
+                        sum += optics.Shown(voxels[(std::size_t(f.z) * fine.size.y + f.y) * fine.size.x + f.x]);
                     }
                 }
                 m_coarse[(std::size_t(k) * n.y + j) * n.x + i] = 0.125f * sum;
@@ -186,7 +186,7 @@ void DyeLighting::LightMedium(const DyeVolume& dye, const DyeOptics& optics) {
         for (int j = 0; j < n.y; ++j) {
             for (int i = 0; i < n.x; ++i) {
                 const std::size_t at = (std::size_t(k) * n.y + j) * n.x + i;
-                const glm::vec4 v = voxels[at];
+                const glm::vec4 v = optics.Shown(voxels[at]);
                 if (v.a <= 0.0f) {
                     m_medium[at] = glm::vec4(0.0f);
                     continue;

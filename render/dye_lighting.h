@@ -7,6 +7,7 @@
 /// them, the lit medium the renderer marches: per voxel the light the dye scatters per metre
 /// and its extinction, so the march needs one texture fetch per step.
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -34,7 +35,18 @@ struct DyeOptics {
     /// Spheres (centre, radius; m) that shadow the dye from the key light.
     std::span<const glm::vec4> spheres;
 
-    /// Extinction per channel of a voxel of DyeVolume::Voxels(), 1/m:
+    /// Concentrations are shown as C^thinDyeGamma (≤ 1 lifts thin dye: wakes and tendrils of a
+    /// few per cent show, dye as dense as seeded is unchanged; 1: as is).
+    float thinDyeGamma = 1.0f;
+
+    /// A voxel of DyeVolume::Voxels() with its concentration C (a) taken to C^thinDyeGamma and
+    /// its colour-weighted concentrations (rgb) scaled alike.
+    glm::vec4 Shown(const glm::vec4& voxel) const {
+        if (thinDyeGamma == 1.0f || voxel.a <= 0.0f) return voxel;
+        return voxel * (std::pow(voxel.a, thinDyeGamma) / voxel.a);
+    }
+
+    /// Extinction per channel of a (Shown) voxel, 1/m:
     /// extinction·(absorption·C + (1 - absorption)·Σ c·C), never negative.
     glm::vec3 Extinction(const glm::vec4& voxel) const {
         return glm::max(extinction * (absorption * voxel.a + (1.0f - absorption) * glm::vec3(voxel)),
@@ -71,7 +83,7 @@ public:
     float SkyVisibility(glm::vec3 p) const;
 
 private:
-    void Downsample(const DyeVolume& dye);
+    void Downsample(const DyeVolume& dye, const DyeOptics& optics);
     void SweepSky(const DyeOptics& optics);
     void SweepKey(const DyeOptics& optics);
     void LightMedium(const DyeVolume& dye, const DyeOptics& optics);

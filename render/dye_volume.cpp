@@ -37,6 +37,7 @@ void DyeVolume::Build(std::span<const glm::vec3> positions, std::span<const std:
     SortIntoPlanes(positions, groups, colors.size());
     AccumulatePlanes(colors);
     Blur();
+    SpreadSparseDye();
 }
 
 void DyeVolume::FitGrid(std::span<const glm::vec3> positions, const Settings& settings) {
@@ -231,6 +232,103 @@ void DyeVolume::Blur() {
             if (below) sum += below[v];
             if (above) sum += above[v];
             out[v] = 0.25f * sum;
+        }
+    });
+}
+
+void DyeVolume::SpreadSparseDye() {
+    const glm::ivec3 n = m_grid.size, nc = n / 2;  // sides are even
+    const std::size_t plane = std::size_t(n.x) * n.y, coarsePlane = std::size_t(nc.x) * nc.y;
+    const auto fineAt = [&](int i, int j, int k) { return std::size_t(k) * plane + std::size_t(j) * n.x + i; };
+    const auto coarseAt = [&](int i, int j, int k) { return std::size_t(k) * coarsePlane + std::size_t(j) * nc.x + i; };
+    // Bodies of dye: the densest fine voxel of each 2x2x2 block, then of its 3x3x3 neighbourhood
+    // of blocks. A lone tracer's sharp peak is at most unit / 8 (the [1 2 1] blur's centre
+    // weight), so kBodyTracers tracers per voxel tell a body from scattered tracers.
+    const float unit = m_tracerVolume / (m_grid.spacing * m_grid.spacing * m_grid.spacing);
+    const float body = kBodyTracers * unit;
+    m_coarsePeak.resize(std::size_t(nc.z) * coarsePlane);
+    tbb::parallel_for(0, nc.z, [&](int k) {
+        for (int j = 0; j < nc.y; ++j) {
+            for (int i = 0; i < nc.x; ++i) {
+                float peak = 0.0f;
+                for (int d = 0; d < 8; ++d) {
+                    peak = std::max(peak, m_voxels[fineAt(2 * i + (d & 1), 2 * j + ((d >> 1) & 1), 2 * k + (d >> 2))].a);
+                }
+                m_coarsePeak[coarseAt(i, j, k)] = peak;
+            }
+        }
+    });
+    m_peakScratch.resize(m_coarsePeak.size());
+    for (int axis = 0; axis < 3; ++axis) {
+        const std::ptrdiff_t step = axis == 0 ? 1 : axis == 1 ? nc.x : std::ptrdiff_t(coarsePlane);
+        tbb::parallel_for(0, nc.z, [&](int k) {
+            for (int j = 0; j < nc.y; ++j) {
+                for (int i = 0; i < nc.x; ++i) {
+                    const int along = axis == 0 ? i : axis == 1 ? j : k;
+                    const std::size_t at = coarseAt(i, j, k);
+                    float peak = m_coarsePeak[at];
+                    if (along > 0) peak = std::max(peak, m_coarsePeak[at - step]);
+                    if (along + 1 < nc[axis]) peak = std::max(peak, m_coarsePeak[at + step]);
+                    m_peakScratch[at] = peak;
+                }
+            }
+        });
+        m_coarsePeak.swap(m_peakScratch);
+    }
+    // Dye away from every body moves to the coarse grid (2x2x2 averages: the same amount of dye),
+    // which is blurred [1 2 1] twice per axis, about 2 fine voxels more, then added back.
+    m_coarse.resize(m_coarsePeak.size());
+    tbb::parallel_for(0, nc.z, [&](int k) {
+        for (int j = 0; j < nc.y; ++j) {
+            for (int i = 0; i < nc.x; ++i) {
+                glm::vec4 sum(0.0f);
+                if (m_coarsePeak[coarseAt(i, j, k)] < body) {
+                    for (int d = 0; d < 8; ++d) {
+                        glm::vec4& v = m_voxels[fineAt(2 * i + (d & 1), 2 * j + ((d >> 1) & 1), 2 * k + (d >> 2))];
+                        sum += v;
+                        v = glm::vec4(0.0f);
+                    }
+                }
+                m_coarse[coarseAt(i, j, k)] = 0.125f * sum;
+            }
+        }
+    });
+    m_coarseScratch.resize(m_coarse.size());
+    const std::ptrdiff_t strides[3] = {1, nc.x, std::ptrdiff_t(coarsePlane)};
+    for (int pass = 0; pass < 6; ++pass) {
+        const int axis = pass % 3;
+        const std::vector<glm::vec4>& src = pass % 2 == 0 ? m_coarse : m_coarseScratch;
+        std::vector<glm::vec4>& dst = pass % 2 == 0 ? m_coarseScratch : m_coarse;
+        tbb::parallel_for(0, nc.z, [&](int k) {
+            for (int j = 0; j < nc.y; ++j) {
+                for (int i = 0; i < nc.x; ++i) {
+                    const int along = axis == 0 ? i : axis == 1 ? j : k;
+                    const std::size_t at = coarseAt(i, j, k);
+                    glm::vec4 sum = 2.0f * src[at];
+                    if (along > 0) sum += src[at - strides[axis]];
+                    if (along + 1 < nc[axis]) sum += src[at + strides[axis]];
+                    dst[at] = 0.25f * sum;
+                }
+            }
+        });
+    }
+    // Six passes end in m_coarse; add it back, trilinear (fine centre i + 0.5 is coarse
+    // (i + 0.5) / 2 - 0.5).
+    tbb::parallel_for(0, n.z, [&](int k) {
+        for (int j = 0; j < n.y; ++j) {
+            for (int i = 0; i < n.x; ++i) {
+                const glm::vec3 g = (glm::vec3(i, j, k) + 0.5f) * 0.5f - 0.5f;
+                const glm::vec3 lo = glm::floor(g), f = g - lo;
+                const glm::ivec3 base(lo);
+                glm::vec4 wide(0.0f);
+                for (int d = 0; d < 8; ++d) {
+                    const glm::ivec3 o(d & 1, (d >> 1) & 1, d >> 2);
+                    const glm::ivec3 q = glm::clamp(base + o, glm::ivec3(0), nc - 1);
+                    const float w = (o.x ? f.x : 1.0f - f.x) * (o.y ? f.y : 1.0f - f.y) * (o.z ? f.z : 1.0f - f.z);
+                    wide += w * m_coarse[coarseAt(q.x, q.y, q.z)];
+                }
+                m_voxels[fineAt(i, j, k)] += wide;
+            }
         }
     });
 }

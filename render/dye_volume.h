@@ -2,8 +2,8 @@
 /// \file
 /// The tracers' dye as a concentration field on a voxel grid fitted to the dye (issue 13,
 /// item 1). Each tracer stands for a small volume of dyed fluid; splatting them (trilinear
-/// weights, then a [1 2 1]/4 blur along each axis) gives a smooth field for the renderer to
-/// ray-march. Runs on the CPU with oneTBB and is deterministic: the voxels do not depend on
+/// weights, then a [1 2 1]/4 blur along each axis; wider where tracers are sparse) gives a
+/// smooth field for the renderer to ray-march. Runs on the CPU with oneTBB and is deterministic: the voxels do not depend on
 /// the thread count.
 
 #include <cstddef>
@@ -59,10 +59,14 @@ public:
     float TracerVolume() const { return m_tracerVolume; }
 
     /// Empty voxels kept around the dye's box on every side (the splat and blur spread a
-    /// tracer over ±2 voxels).
-    static constexpr int kPadding = 3;
+    /// tracer over ±2 voxels, scattered tracers over ±5).
+    static constexpr int kPadding = 5;
     /// Smallest voxel edge in units of the tracers' mean spacing (tracerVolume^(1/3)).
     static constexpr float kSpacingPerTracer = 1.1f;
+    /// Dye with no body of dye near (no voxel within about 3 holding this many tracers) is
+    /// spread over about four voxels more: scattered tracers show as a faint haze rather than
+    /// as separate dots, and bodies keep their edges. The amount of dye is unchanged.
+    static constexpr float kBodyTracers = 0.4f;
 
 private:
     /// One tracer in grid units, sorted by the plane below it.
@@ -75,6 +79,7 @@ private:
                         std::size_t groupCount);
     void AccumulatePlanes(std::span<const glm::vec4> colors);
     void Blur();
+    void SpreadSparseDye();
 
     VolumeGrid m_grid;
     float m_tracerVolume = 0.0f;
@@ -85,6 +90,8 @@ private:
     std::vector<std::uint32_t> m_bin;          // per tracer: bin, or kNoBin
     std::vector<std::uint32_t> m_chunkCounts;  // per chunk and bin
     std::vector<char> m_planeHasDye;           // per z plane: some tracer touches it
+    std::vector<glm::vec4> m_coarse, m_coarseScratch;  // half resolution, for SpreadSparseDye
+    std::vector<float> m_coarsePeak, m_peakScratch;    // densest fine voxel near each coarse one
 };
 
 }  // namespace vorton::render

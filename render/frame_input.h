@@ -56,11 +56,14 @@ struct Look {
     float exposure = 1.0f;
     /// Extinction of dye at the concentration it was seeded with, 1/m: the optical depth of a
     /// path of length s through such dye is dyeExtinction·s (Beer–Lambert).
-    float dyeExtinction = 40.0f;
+    float dyeExtinction = 25.0f;
     /// Absorption relative to scattering for the colours a dye does not show (≥ 1): 1 gives
     /// grey extinction (the dye's colour is its single-scattering albedo); larger values make
     /// light that passes through a dye take on its colour, so dyes mix by absorption.
     float dyeAbsorption = 2.0f;
+    /// Thin dye shown as if denser: concentration C drawn as C^thinDyeGamma (1: as is; 0.5
+    /// shows dye at 4 % as if at 20 %), so wakes and tendrils show.
+    float thinDyeGamma = 0.85f;
     /// Direction the key light comes from (fixed in the world): azimuth in the xy plane from
     /// +x towards +y, and elevation above it, degrees.
     float lightAzimuth = -30.0f;

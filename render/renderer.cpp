@@ -136,7 +136,7 @@ void Renderer::UpdateVolume(const FrameInput& input) {
         m_linearPalette.emplace_back(SrgbDecode(glm::vec3(c)), c.a);
     }
     VolumeKey key{input.tracerPositionsVersion, input.tracerGroupsVersion, input.tracerPositions.size(),
-                  m_linearPalette, {}, input.tracerVolume, look.dyeExtinction, look.dyeAbsorption,
+                  m_linearPalette, {}, input.tracerVolume, look.dyeExtinction, look.dyeAbsorption, look.thinDyeGamma,
                   look.lightAzimuth, look.lightElevation, look.lightIntensity, look.ambientIntensity,
                   look.volumeVoxels, look.dye == DyeStyle::Volume};
     for (std::size_t i = 0; i < input.spheres.size() && i < kMaxShadowSpheres; ++i) {
@@ -161,6 +161,7 @@ void Renderer::UpdateVolume(const FrameInput& input) {
     DyeOptics optics;
     optics.extinction = look.dyeExtinction;
     optics.absorption = std::max(look.dyeAbsorption, 1.0f);
+    optics.thinDyeGamma = std::clamp(look.thinDyeGamma, 0.1f, 1.0f);
     optics.toLight = ToLight(look);
     optics.keyRadiance = KeyRadiance(look);
     optics.skyRadiance = SkyRadiance(look);

@@ -136,7 +136,7 @@ private:
         std::size_t count = 0;
         std::vector<glm::vec4> palette;
         std::vector<glm::vec4> spheres;  // centre, radius: they shadow the dye
-        float tracerVolume = 0, extinction = 0, absorption = 0, azimuth = 0, elevation = 0, key = 0, sky = 0;
+        float tracerVolume = 0, extinction = 0, absorption = 0, gamma = 0, azimuth = 0, elevation = 0, key = 0, sky = 0;
         int voxels = 0;
         bool dye = false;
         bool operator==(const VolumeKey&) const = default;

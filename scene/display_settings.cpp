@@ -45,7 +45,7 @@ std::span<const DisplayChoice> DisplayChoices() {
 
 std::span<const ParamInfo<DisplaySettings>> DisplayParamInfos() {
     using D = DisplaySettings;
-    static const std::array<ParamInfo<D>, 13> infos{{
+    static const std::array<ParamInfo<D>, 14> infos{{
         {"half_resolution", "Half-resolution march", "", &D::halfResolution, 0.0f, 1.0f, true, false,
          "march the volume at half the width and height (about 4x faster; edges upsampled with depth)"},
         {"exposure", "Exposure", "", &D::exposure, 0.05f, 20.0f, true, true, "multiplies the light before tone mapping"},
@@ -53,6 +53,8 @@ std::span<const ParamInfo<DisplaySettings>> DisplayParamInfos() {
          "optical depth per metre of dye as dense as it was seeded (Beer-Lambert)", {}, 1.0f, 200.0f},
         {"dye_absorption", "Dye absorption", "", &D::dyeAbsorption, 1.0f, 10.0f, true, false,
          "1: grey extinction; more: light through a dye takes its colour, so dyes mix by absorption"},
+        {"thin_dye", "Thin dye shown", "", &D::thinDye, 0.1f, 1.0f, true, false,
+         "concentration C drawn as C^thin_dye: below 1 wakes and tendrils of thin dye show (1: as it is)"},
         {"light_azimuth", "Light azimuth", "deg", &D::lightAzimuth, -360.0f, 360.0f, true, false,
          "the key light's direction about the vertical, from +x towards +y (fixed in the world)"},
         {"light_elevation", "Light elevation", "deg", &D::lightElevation, 5.0f, 89.0f, true, false,

@@ -26,8 +26,9 @@ struct DisplaySettings {
     int quality = 2;
     bool halfResolution = false;  ///< march the volume at half the width and height
     float exposure = 1.0f;        ///< multiplies the light before tone mapping
-    float dyeExtinction = 15.0f;  ///< 1/m: optical depth per m of dye as dense as seeded
+    float dyeExtinction = 25.0f;  ///< 1/m: optical depth per m of dye as dense as seeded
     float dyeAbsorption = 2.0f;   ///< ≥ 1: how strongly a dye absorbs the colours it does not show
+    float thinDye = 0.85f;        ///< (0, 1]: concentration C shown as C^thinDye, so thin dye shows
     float lightAzimuth = -30.0f;  ///< deg, the key light's direction in the xy plane from +x to +y
     float lightElevation = 55.0f; ///< deg above the horizontal
     float lightIntensity = 2.4f;  ///< key light radiance (1: white)
