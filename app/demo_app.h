@@ -93,6 +93,14 @@ public:
     /// buffer swap), ms; both smoothed.
     double Fps() const { return m_fps; }
     double DrawMs() const { return m_drawMs; }
+    /// The renderer's timings of the last frame (the dye grid's rebuild, the volume pass).
+    const render::RenderTimings& RenderTimes() const { return m_renderer->Timings(); }
+    /// Whether the renderer waits for the GPU around its passes to time them (slower).
+    bool ProfilingGpu() const { return m_profileGpu; }
+    void SetProfilingGpu(bool on) {
+        m_profileGpu = on;
+        m_renderer->SetProfiling(on || m_context->IsHeadless());
+    }
     /// Simulation steps finished per second of wall-clock time, over the last 0.5 to 3 s.
     double StepsPerSecond() const { return m_stepsPerSecond; }
     /// True while frames wait for their step (recording, headless).
@@ -193,6 +201,7 @@ private:
     std::string m_blowUp;
     double m_fps = 0.0;
     double m_drawMs = 0.0;
+    bool m_profileGpu = false;
     double m_stepsPerSecond = 0.0;
     std::uint64_t m_rateSteps = 0;  // stepsCompleted at the start of the rate window
     double m_rateSeconds = 0.0;     // length of the rate window so far, s

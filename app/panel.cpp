@@ -282,6 +282,15 @@ void DrawTimings(DemoApp& app) {
     ImGui::Text("%.1f steps/s   %.1f FPS (draw %.1f ms)", app.StepsPerSecond(), app.Fps(), app.DrawMs());
     HelpMarker("draw: the render thread's time issuing a frame (tracer upload, draw calls, this UI), "
                "without waiting for a step, recording or the buffer swap");
+    const render::RenderTimings& r = app.RenderTimes();
+    ImGui::Text("dye grid %dx%dx%d of %.1f mm", r.grid.size.x, r.grid.size.y, r.grid.size.z, 1000.0 * r.grid.spacing);
+    ImGui::Text("rebuilt: splat %.1f, light %.1f, upload %.1f ms", r.splatMs, r.lightMs, r.uploadMs);
+    HelpMarker("the dye splatted into its grid, the light and sky swept through it and the textures uploaded; "
+               "only on frames with a new step (0 otherwise)");
+    bool profile = app.ProfilingGpu();
+    if (ImGui::Checkbox("Time the GPU", &profile)) app.SetProfilingGpu(profile);
+    HelpMarker("wait for the GPU around the volume pass to time it (a little slower)");
+    if (profile) ImGui::Text("volume pass %.1f ms at %dx%d", r.marchMs, r.marchSize.x, r.marchSize.y);
     const StepHistory& history = sim.stepMsHistory;
     if (!history.Values().empty()) {
         const float highest = *std::max_element(history.Values().begin(), history.Values().end());

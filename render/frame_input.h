@@ -82,7 +82,9 @@ struct Look {
     float marchStep = 0.8f;
     /// March at half the frame's width and height, then upsample (about 4x less work).
     bool halfResolution = false;
-    /// Particle mode: world-space sprite diameter, m, and opacity of one sprite, 0..1.
+    /// Particle mode: sprite diameter where tracers are dense, m (sprites grow with the local
+    /// tracer spacing, up to 6 times, fading so their coverage is kept), and the opacity of
+    /// one such sprite, 0..1.
     float tracerSize = 0.006f;
     float tracerOpacity = 0.35f;
 };

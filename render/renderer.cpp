@@ -138,7 +138,7 @@ void Renderer::UpdateVolume(const FrameInput& input) {
     VolumeKey key{input.tracerPositionsVersion, input.tracerGroupsVersion, input.tracerPositions.size(),
                   m_linearPalette, {}, input.tracerVolume, look.dyeExtinction, look.dyeAbsorption, look.thinDyeGamma,
                   look.lightAzimuth, look.lightElevation, look.lightIntensity, look.ambientIntensity,
-                  look.volumeVoxels, look.dye == DyeStyle::Volume};
+                  look.volumeVoxels};
     for (std::size_t i = 0; i < input.spheres.size() && i < kMaxShadowSpheres; ++i) {
         key.spheres.emplace_back(input.spheres[i].center, input.spheres[i].radius);
     }
@@ -169,7 +169,7 @@ void Renderer::UpdateVolume(const FrameInput& input) {
     m_dyeLighting.Build(m_dye, optics);
     m_timings.lightMs = MsSince(start);
     start = Clock::now();
-    m_volumeTextures.Upload(m_dye.Grid(), m_dyeLighting, look.dye == DyeStyle::Volume);
+    m_volumeTextures.Upload(m_dye.Grid(), m_dyeLighting, true);  // particles read its concentration
     m_timings.uploadMs = MsSince(start);
 }
 

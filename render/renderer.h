@@ -52,8 +52,8 @@ public:
     /// 1. into a multisampled linear-HDR target: the floor (Look::floor) and the spheres
     ///    (opaque, depth-tested), lit by the key light fixed in the world;
     /// 2. in volume mode, the dye ray-marched against that depth (at full or half resolution)
-    ///    and laid over it; in particle mode, lit Gaussian sprites; then the optional bounding
-    ///    box and vortons;
+    ///    and laid over it; in particle mode, lit Gaussian sprites as wide as the local tracer
+    ///    spacing (read from the dye grid); then the optional bounding box and vortons;
     /// 3. the target resolved, laid over the backdrop and tone-mapped (exposure, filmic curve,
     ///    sRGB) into the caller's framebuffer, every pixel written.
     /// The dye grid is rebuilt (CPU, oneTBB) only when the tracers' version, the palette or the
@@ -138,7 +138,6 @@ private:
         std::vector<glm::vec4> spheres;  // centre, radius: they shadow the dye
         float tracerVolume = 0, extinction = 0, absorption = 0, gamma = 0, azimuth = 0, elevation = 0, key = 0, sky = 0;
         int voxels = 0;
-        bool dye = false;
         bool operator==(const VolumeKey&) const = default;
     };
     VolumeKey m_volumeKey;

@@ -246,6 +246,9 @@ void Renderer::DrawTracers(const FrameInput& input, const Lighting& lighting) {
     glUniform1f(m_tracers.Uniform("uSize"), input.look.tracerSize);
     glUniform1f(m_tracers.Uniform("uOpacity"), std::clamp(input.look.tracerOpacity, 0.0f, 1.0f));
     glUniform1f(m_tracers.Uniform("uEdge"), kTracerGaussian);
+    glUniform1i(m_tracers.Uniform("uMedium"), kDyeUnit);
+    glUniform1f(m_tracers.Uniform("uExtinction"), m_volumeTextures.HasMedium() ? std::max(input.look.dyeExtinction, 0.0f) : 0.0f);
+    glUniform1f(m_tracers.Uniform("uTracerVolume"), m_dye.TracerVolume());
 
     glBindVertexArray(m_tracerVao);
     // A million tracers are 12 MB a frame: skip the upload when the caller says they are the
