@@ -180,6 +180,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.grabs = m_grabs;
     request.threads = m_threads;
     request.showVortons = m_view.showVortons;
+    request.tracerSpeeds = ColourField(m_view.display.colour) == ColourField::Speed;
     request.run = canStep && !m_paused;
     request.singleStep = canStep && m_stepRequested;
     request.lockStep = lockStep;
@@ -312,6 +313,7 @@ int DemoApp::Run() {
             m_imgui->NewFrame();
             if (m_view.showPanel || m_recordPanel) DrawPanel(*this);
             if (m_view.showTimings) DrawTimings(*this);
+            if (ColourField(m_view.display.colour) != ColourField::Dye) DrawLegend(*this);
             if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording
             m_imgui->Render();
         }

@@ -23,6 +23,7 @@
 #include "app/platform/imgui_layer.h"
 #include "app/platform/orbit_camera.h"
 #include "app/platform/recorder.h"
+#include "app/field_colours.h"
 #include "app/render_stats.h"
 #include "app/sim_worker.h"
 #include "render/renderer.h"
@@ -69,6 +70,8 @@ public:
     const Scene& CurrentScene() const { return m_scene; }
     const std::vector<std::string>& SceneNames() const { return m_sceneNames; }
     ViewSettings& View() { return m_view; }
+    /// The field the dye is coloured by, as last drawn (for the legend).
+    const FieldColours& Colours() const { return m_fieldColours; }
     bool& Paused() { return m_paused; }
     void RequestStep() { m_stepRequested = true; }
     void RequestReset() { m_resetRequested = true; }
@@ -209,6 +212,7 @@ private:
     std::vector<glm::vec4> m_palette;
     std::vector<render::SphereInstance> m_spheres;
     RenderStats m_renderStats;
+    FieldColours m_fieldColours;
     int m_selectedBody = 0;
 
     // Grabbing a body with the left button. The grab point is where the cursor took hold

@@ -36,6 +36,14 @@ void DemoApp::DrawScene() {
     input.tracerGroups = sim.tracerGroups;
     input.tracerGroupsVersion = sim.tracerGroupsVersion;
     input.groupColors = m_palette;
+    // Coloured by a field: the speed's bins stand in for the groups (a new set every step).
+    if (m_fieldColours.Update(m_view.display, sim, setup)) {
+        input.groupColors = m_fieldColours.Palette();
+        if (!m_fieldColours.Groups().empty()) {
+            input.tracerGroups = m_fieldColours.Groups();
+            input.tracerGroupsVersion = (std::uint64_t(1) << 63) | sim.serial;
+        }
+    }
     input.look = MakeLook(m_view.display, m_floorHeight);
     input.tracerVolume = TracerVolume(setup);
     input.showVortons = m_view.showVortons && sim.hasVortons;

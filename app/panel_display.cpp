@@ -1,6 +1,7 @@
 // The panel's Display section: the look (issue 13) and the overlays.
 #include <imgui.h>
 
+#include <cstdio>
 #include <string>
 
 #include "app/demo_app.h"
@@ -57,6 +58,39 @@ void DisplaySection(DemoApp& app) {
     }
     ImGui::TextDisabled("Mouse: left orbit or grab a sphere, right/middle pan, wheel zoom.");
     ImGui::TextDisabled("H hides this panel, T the timings.");
+}
+
+void DrawLegend(DemoApp& app) {
+    const FieldColours::Legend& legend = app.Colours().CurrentLegend();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, display.y - 10.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.6f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                                   ImGuiWindowFlags_NoInputs;
+    if (!ImGui::Begin("Legend", nullptr, flags)) {
+        ImGui::End();
+        return;
+    }
+    ImGui::TextUnformatted(legend.name.c_str());
+    // The colour map in 32 slices, low on the left.
+    constexpr int kSlices = 32;
+    const ImVec2 size(240.0f, 14.0f);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (int i = 0; i < kSlices; ++i) {
+        const float t = (float(i) + 0.5f) / kSlices;
+        const glm::vec3 c = legend.diverging ? BlueWhiteRed(t) : Viridis(t);
+        const float x0 = at.x + size.x * float(i) / kSlices, x1 = at.x + size.x * float(i + 1) / kSlices;
+        draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + size.y), ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1.0f)));
+    }
+    ImGui::Dummy(size);
+    ImGui::Text("%.3g", legend.low);
+    char high[32];
+    std::snprintf(high, sizeof high, "%.3g", legend.high);
+    ImGui::SameLine(size.x - ImGui::CalcTextSize(high).x + ImGui::GetStyle().WindowPadding.x);
+    ImGui::TextUnformatted(high);
+    ImGui::End();
 }
 
 }  // namespace vorton

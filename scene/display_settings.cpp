@@ -15,6 +15,7 @@ using nlohmann::json;
 constexpr std::array<std::string_view, 2> kDyeNames{"volume", "particles"};
 constexpr std::array<std::string_view, 3> kBackdropNames{"gradient", "dark", "light"};
 constexpr std::array<std::string_view, 4> kQualityNames{"low", "medium", "high", "ultra"};
+constexpr std::array<std::string_view, 3> kColourNames{"dye", "speed", "density"};
 
 std::string Join(std::span<const std::string_view> names, const char* separator) {
     std::string out;
@@ -33,19 +34,22 @@ std::string ValidKeys() {
 
 std::span<const DisplayChoice> DisplayChoices() {
     using D = DisplaySettings;
-    static const std::array<DisplayChoice, 3> choices{{
+    static const std::array<DisplayChoice, 4> choices{{
         {"dye", "Dye", &D::dye, kDyeNames,
          "volume: the dye as a lit, self-shadowing cloud; particles: one lit sprite per tracer"},
         {"backdrop", "Backdrop", &D::backdrop, kBackdropNames, "what is behind the scene"},
         {"quality", "Quality", &D::quality, kQualityNames,
          "the dye volume's grid (64^3, 96^3, 128^3, 192^3 voxels at most) and march step"},
+        {"colour", "Colour by", &D::colour, kColourNames,
+         "dye: each group's colour; speed: the tracers' speed, 0 to speed_max; density: each group's density "
+         "deviation, -density_max (blue) to +density_max (red); a legend shows the range"},
     }};
     return choices;
 }
 
 std::span<const ParamInfo<DisplaySettings>> DisplayParamInfos() {
     using D = DisplaySettings;
-    static const std::array<ParamInfo<D>, 14> infos{{
+    static const std::array<ParamInfo<D>, 16> infos{{
         {"half_resolution", "Half-resolution march", "", &D::halfResolution, 0.0f, 1.0f, true, false,
          "march the volume at half the width and height (about 4x faster; edges upsampled with depth)"},
         {"exposure", "Exposure", "", &D::exposure, 0.05f, 20.0f, true, true, "multiplies the light before tone mapping"},
@@ -70,6 +74,10 @@ std::span<const ParamInfo<DisplaySettings>> DisplayParamInfos() {
          "particle mode: sprite diameter", {}, 0.001f, 0.03f},
         {"tracer_opacity", "Tracer opacity", "", &D::tracerOpacity, 0.0f, 1.0f, true, false,
          "particle mode: one sprite's opacity", {}, 0.02f, 1.0f},
+        {"speed_max", "Speed range", "m/s", &D::speedMax, 1e-3f, 100.0f, true, true,
+         "colour=speed: the speed shown at the top of the colour map", {}, 0.01f, 5.0f},
+        {"density_max", "Density range", "kg/m^3", &D::densityMax, 1e-3f, 1.0e4f, true, true,
+         "colour=density: the deviation shown at either end of the colour map", {}, 1.0f, 500.0f},
     }};
     return infos;
 }

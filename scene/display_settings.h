@@ -22,8 +22,11 @@ struct DisplaySettings {
     int dye = 0;
     /// ...the backdrop (gradient, dark, light)...
     int backdrop = 0;
-    /// ...and the volume's quality (low, medium, high, ultra: grid size and march step).
+    /// ...the volume's quality (low, medium, high, ultra: grid size and march step)...
     int quality = 2;
+    /// ...and what colours the dye: each group's own dye, the tracers' speed or the groups'
+    /// density deviation, on a fixed range with a legend.
+    int colour = 0;
     bool halfResolution = false;  ///< march the volume at half the width and height
     float exposure = 1.0f;        ///< multiplies the light before tone mapping
     float dyeExtinction = 25.0f;  ///< 1/m: optical depth per m of dye as dense as seeded
@@ -39,6 +42,8 @@ struct DisplaySettings {
     float fog = 0.0f;             ///< 1/m of depth fog beyond the dye (0: none)
     float tracerSize = 0.006f;    ///< m, sprite diameter in particle mode
     float tracerOpacity = 0.35f;  ///< 0..1, one sprite's opacity in particle mode
+    float speedMax = 0.5f;        ///< m/s: the top of the colour range of colour=speed
+    float densityMax = 50.0f;     ///< kg/m³: colour=density spans ±this
 };
 
 /// A display option with named values, stored as the index of its name.

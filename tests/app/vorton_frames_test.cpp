@@ -1,6 +1,7 @@
 // End-to-end frames: the real `vorton` executable's PNGs and MP4s (what the
 // camera frames, the drop sinking, one video frame per step, SIGTERM mid-video).
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -181,6 +182,39 @@ TEST(VortonExe, ShotsShowTheDyeShadedAndFramed) {
     const double top = MeanOverRows(rows, rows.first, rows.first + span / 3);
     const double bottom = MeanOverRows(rows, rows.last - span / 3, rows.last);
     EXPECT_GT(top, 1.4 * bottom) << "top " << top << " bottom " << bottom << ": the dye looks flat";
+}
+
+/// Mean image row of clearly red and of clearly blue pixels (-1 when none).
+std::pair<double, double> RedAndBlueRows(const fs::path& png) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load(png.c_str(), &w, &h, &n, 3);
+    double red = 0.0, blue = 0.0, reds = 0.0, blues = 0.0;
+    for (int y = 0; data && y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = data + 3 * (y * w + x);
+            if (p[0] > 120 && p[0] > p[2] + 60) red += y, reds += 1.0;
+            if (p[2] > 120 && p[2] > p[0] + 60) blue += y, blues += 1.0;
+        }
+    }
+    if (data) stbi_image_free(data);
+    return {reds > 50.0 ? red / reds : -1.0, blues > 50.0 ? blue / blues : -1.0};
+}
+
+TEST(VortonExe, ColourByDensityShowsHeavyRedAndLightBlue) {
+    // two_drops dyes its heavy upper drop blue and its light lower drop red; coloured by
+    // density deviation (issue 13, item 7) heavy is red and light is blue, so the colours swap.
+    const fs::path dir = TempDir("colour");
+    for (const char* colour : {"dye", "density"}) {
+        const RunResult r = RunVorton(std::string("--headless --scene two_drops --size 320x180 ") + kSmall +
+                                      " --shots 0 --screenshot-dir " + (dir / colour).string() +
+                                      " --set display.colour=" + colour);
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+    }
+    const auto [dyeRed, dyeBlue] = RedAndBlueRows(dir / "dye" / "vorton_two_drops_000000.png");
+    const auto [densityRed, densityBlue] = RedAndBlueRows(dir / "density" / "vorton_two_drops_000000.png");
+    ASSERT_GE(std::min({dyeRed, dyeBlue, densityRed, densityBlue}), 0.0) << "both drops should show";
+    EXPECT_LT(dyeBlue, dyeRed) << "dye colours: the heavy blue drop is above";
+    EXPECT_LT(densityRed, densityBlue) << "by density: the heavy drop above is red";
 }
 
 TEST(VortonExe, FollowKeepsTheSinkingDropInTheMiddleThird) {
