@@ -289,8 +289,12 @@ void DrawTimings(DemoApp& app) {
                "only on frames with a new step (0 otherwise)");
     bool profile = app.ProfilingGpu();
     if (ImGui::Checkbox("Time the GPU", &profile)) app.SetProfilingGpu(profile);
-    HelpMarker("wait for the GPU around the volume pass to time it (a little slower)");
-    if (profile) ImGui::Text("volume pass %.1f ms at %dx%d", r.marchMs, r.marchSize.x, r.marchSize.y);
+    HelpMarker("wait for the GPU around the volume or particle pass to time it (a little slower)");
+    if (profile && r.particlesMs > 0.0) {
+        ImGui::Text("particle pass %.1f ms", r.particlesMs);
+    } else if (profile) {
+        ImGui::Text("volume pass %.1f ms at %dx%d", r.marchMs, r.marchSize.x, r.marchSize.y);
+    }
     const StepHistory& history = sim.stepMsHistory;
     if (!history.Values().empty()) {
         const float highest = *std::max_element(history.Values().begin(), history.Values().end());

@@ -215,7 +215,16 @@ void Renderer::Draw(const FrameInput& input) {
     glDepthMask(GL_FALSE);
     if (input.showBounds) DrawBounds(input);
     glEnable(GL_PROGRAM_POINT_SIZE);
-    if (!volume && !input.tracerPositions.empty()) DrawTracers(input, lighting);
+    m_timings.particlesMs = 0.0;
+    if (!volume && !input.tracerPositions.empty()) {
+        if (m_profiling) glFinish();  // the scene's passes are not the particles'
+        const auto particlesStart = Clock::now();
+        DrawTracers(input, lighting);
+        if (m_profiling) {
+            glFinish();
+            m_timings.particlesMs = MsSince(particlesStart);
+        }
+    }
     if (input.showVortons && !input.vortonPositions.empty()) DrawVortons(input);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);

@@ -31,6 +31,9 @@ struct RenderTimings {
     /// The march and its blend into the scene; measured only with SetProfiling(true) (which
     /// waits for the GPU around it), else 0.
     double marchMs = 0.0;
+    /// The particle mode's tracer pass (particles only); measured only with SetProfiling(true),
+    /// else 0.
+    double particlesMs = 0.0;
     /// The whole Draw; with profiling, until the GPU is done.
     double drawMs = 0.0;
     VolumeGrid grid;         ///< the dye grid in use
