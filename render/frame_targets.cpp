@@ -34,14 +34,16 @@ GLuint Texture2D(GLenum internalFormat, GLenum format, GLenum type, glm::ivec2 s
 FrameTargets::~FrameTargets() { Release(); }
 
 void FrameTargets::Release() {
-    const GLuint fbos[] = {m_sceneFbo, m_resolveFbo, m_marchFbo};
-    glDeleteFramebuffers(3, fbos);
+    const GLuint fbos[] = {m_sceneFbo, m_resolveFbo, m_marchFbo, m_particleFbo};
+    glDeleteFramebuffers(4, fbos);
     const GLuint renderbuffers[] = {m_sceneColor, m_sceneDepth};
     glDeleteRenderbuffers(2, renderbuffers);
-    const GLuint textures[] = {m_colorTexture, m_depthTexture, m_marchRadiance, m_marchTransmittance};
-    glDeleteTextures(4, textures);
-    m_sceneFbo = m_resolveFbo = m_marchFbo = m_sceneColor = m_sceneDepth = 0;
+    const GLuint textures[] = {m_colorTexture, m_depthTexture, m_marchRadiance, m_marchTransmittance,
+                               m_particleAccumulation, m_particleWeight};
+    glDeleteTextures(6, textures);
+    m_sceneFbo = m_resolveFbo = m_marchFbo = m_particleFbo = m_sceneColor = m_sceneDepth = 0;
     m_colorTexture = m_depthTexture = m_marchRadiance = m_marchTransmittance = 0;
+    m_particleAccumulation = m_particleWeight = 0;
     m_size = m_marchSize = glm::ivec2(0);
 }
 
@@ -94,6 +96,16 @@ Status FrameTargets::Prepare(glm::ivec2 size, int samples, int marchDivisor) {
     const GLenum buffers[] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
     glDrawBuffers(2, buffers);
     if (status) status = Complete("march");
+
+    m_particleAccumulation = Texture2D(GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, size, GL_NEAREST);
+    m_particleWeight = Texture2D(GL_R16F, GL_RED, GL_HALF_FLOAT, size, GL_NEAREST);
+    glGenFramebuffers(1, &m_particleFbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, m_particleFbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_particleAccumulation, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, m_particleWeight, 0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, m_depthTexture, 0);
+    glDrawBuffers(2, buffers);
+    if (status) status = Complete("particle");
     glBindTexture(GL_TEXTURE_2D, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
     if (!status) Release();
@@ -120,6 +132,15 @@ void FrameTargets::ResolveColor() const {
 void FrameTargets::BindMarch() const {
     glBindFramebuffer(GL_FRAMEBUFFER, m_marchFbo);
     glViewport(0, 0, m_marchSize.x, m_marchSize.y);
+}
+
+void FrameTargets::BindParticles() const {
+    glBindFramebuffer(GL_FRAMEBUFFER, m_particleFbo);
+    glViewport(0, 0, m_size.x, m_size.y);
+    const GLfloat nothing[] = {0.0f, 0.0f, 0.0f, 1.0f};  // revealage 1: the scene shows fully
+    const GLfloat zero[] = {0.0f, 0.0f, 0.0f, 0.0f};
+    glClearBufferfv(GL_COLOR, 0, nothing);
+    glClearBufferfv(GL_COLOR, 1, zero);
 }
 
 }  // namespace vorton::render

@@ -59,7 +59,8 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::filesystem::path& 
         {&renderer->m_march, "fullscreen.vert", "volume_march.frag"},
         {&renderer->m_apply, "fullscreen.vert", "volume_apply.frag"},
         {&renderer->m_composite, "fullscreen.vert", "composite.frag"},
-        {&renderer->m_tracers, "tracer.vert", "sprite.frag"},
+        {&renderer->m_tracers, "tracer.vert", "particle_accumulate.frag"},
+        {&renderer->m_particleResolve, "fullscreen.vert", "particle_resolve.frag"},
         {&renderer->m_vortons, "vorton.vert", "sprite.frag"},
         {&renderer->m_lines, "line.vert", "line.frag"},
         {&renderer->m_spheres, "sphere.vert", "sphere.frag"},
@@ -208,12 +209,9 @@ void Renderer::Draw(const FrameInput& input) {
     m_timings.marchMs = 0.0;
     if (volume && m_volumeTextures.HasMedium()) DrawVolume(input, lighting);
 
-    // Blended things test against the spheres and the floor but write no depth, so sprites
-    // all blend with each other whatever their order.
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // shaders output premultiplied alpha
+    // Blended things test against the spheres and the floor but write no depth. The particles
+    // are weighted blended (order-independent); the bounds and vortons after them plainly.
     glDepthMask(GL_FALSE);
-    if (input.showBounds) DrawBounds(input);
     glEnable(GL_PROGRAM_POINT_SIZE);
     m_timings.particlesMs = 0.0;
     if (!volume && !input.tracerPositions.empty()) {
@@ -225,6 +223,9 @@ void Renderer::Draw(const FrameInput& input) {
             m_timings.particlesMs = MsSince(particlesStart);
         }
     }
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // shaders output premultiplied alpha
+    if (input.showBounds) DrawBounds(input);
     if (input.showVortons && !input.vortonPositions.empty()) DrawVortons(input);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);

@@ -56,7 +56,9 @@ public:
     ///    (opaque, depth-tested), lit by the key light fixed in the world;
     /// 2. in volume mode, the dye ray-marched against that depth (at full or half resolution)
     ///    and laid over it; in particle mode, lit Gaussian sprites as wide as the local tracer
-    ///    spacing (read from the dye grid); then the optional bounding box and vortons;
+    ///    spacing (read from the dye grid), in depth order by weighted blended order-independent
+    ///    transparency (McGuire and Bavoil 2013), then laid over it; then the optional bounding
+    ///    box and vortons;
     /// 3. the target resolved, laid over the backdrop and tone-mapped (exposure, filmic curve,
     ///    sRGB) into the caller's framebuffer, every pixel written.
     /// The dye grid is rebuilt (CPU, oneTBB) only when the tracers' version, the palette or the
@@ -106,6 +108,7 @@ private:
     ShaderProgram m_apply;
     ShaderProgram m_composite;
     ShaderProgram m_tracers;
+    ShaderProgram m_particleResolve;
     ShaderProgram m_vortons;
     ShaderProgram m_lines;
     ShaderProgram m_spheres;

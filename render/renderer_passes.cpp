@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <limits>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/tone_map.h"
@@ -16,7 +17,6 @@ namespace {
 
 constexpr glm::vec4 kDefaultDye{0.85f, 0.87f, 0.9f, 1.0f};
 constexpr glm::vec4 kBoundsColor{0.75f, 0.8f, 0.88f, 0.45f};
-constexpr float kTracerGaussian = -1.0f;  // sprite.frag's uEdge < 0: Gaussian blobs
 constexpr float kVortonEdge = 0.6f;       // crisper discs so vortons stand out from the dye
 // A vorton with no strength data still gets a mid-warm colour.
 constexpr float kDefaultStrength = 0.6f;
@@ -226,6 +226,14 @@ void Renderer::DrawBounds(const FrameInput& input) {
 }
 
 void Renderer::DrawTracers(const FrameInput& input, const Lighting& lighting) {
+    // Into the particle targets, tested against the floor's and the spheres' depth.
+    m_targets.ResolveDepth();
+    m_targets.BindParticles();
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    // One blend function for both targets (GL 3.3): rgb adds, alpha multiplies by 1 - alpha.
+    glBlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(m_tracers.Id());
     SetLighting(m_tracers, lighting);
     glUniform1f(m_tracers.Uniform("uFog"), std::max(input.look.fog, 0.0f));
@@ -245,10 +253,24 @@ void Renderer::DrawTracers(const FrameInput& input, const Lighting& lighting) {
     glUniform1f(m_tracers.Uniform("uPointScale"), pointScale);
     glUniform1f(m_tracers.Uniform("uSize"), input.look.tracerSize);
     glUniform1f(m_tracers.Uniform("uOpacity"), std::clamp(input.look.tracerOpacity, 0.0f, 1.0f));
-    glUniform1f(m_tracers.Uniform("uEdge"), kTracerGaussian);
     glUniform1i(m_tracers.Uniform("uMedium"), kDyeUnit);
     glUniform1f(m_tracers.Uniform("uExtinction"), m_volumeTextures.HasMedium() ? std::max(input.look.dyeExtinction, 0.0f) : 0.0f);
     glUniform1f(m_tracers.Uniform("uTracerVolume"), m_dye.TracerVolume());
+    // The weight's depth runs across the dye's box as seen (tracers beyond it clamp).
+    glm::vec2 depthRange(0.0f, 1.0f);
+    if (m_volumeTextures.HasVolume()) {
+        const VolumeGrid& grid = m_volumeTextures.Grid();
+        depthRange = glm::vec2(std::numeric_limits<float>::max(), -std::numeric_limits<float>::max());
+        for (int c = 0; c < 8; ++c) {
+            const glm::vec3 corner((c & 1) ? grid.Max().x : grid.Min().x, (c & 2) ? grid.Max().y : grid.Min().y,
+                                   (c & 4) ? grid.Max().z : grid.Min().z);
+            const float depth = -(input.view.view * glm::vec4(corner, 1.0f)).z;
+            depthRange = glm::vec2(std::min(depthRange.x, depth), std::max(depthRange.y, depth));
+        }
+        depthRange.x = std::max(depthRange.x, 0.0f);
+        depthRange.y = std::max(depthRange.y, depthRange.x + 1e-3f);
+    }
+    glUniform2fv(m_tracers.Uniform("uDepthRange"), 1, glm::value_ptr(depthRange));
 
     glBindVertexArray(m_tracerVao);
     // A million tracers are 12 MB a frame: skip the upload when the caller says they are the
@@ -274,6 +296,22 @@ void Renderer::DrawTracers(const FrameInput& input, const Lighting& lighting) {
         glVertexAttribI4ui(1, 0, 0, 0, 1);
     }
     glDrawArrays(GL_POINTS, 0, Count(count));
+
+    // Over the scene: the weighted mean colour covers 1 - revealage.
+    m_targets.BindScene();
+    glDisable(GL_DEPTH_TEST);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glUseProgram(m_particleResolve.Id());
+    glActiveTexture(GL_TEXTURE0 + kRadianceUnit);
+    glBindTexture(GL_TEXTURE_2D, m_targets.ParticleAccumulation());
+    glActiveTexture(GL_TEXTURE0 + kTransmittanceUnit);
+    glBindTexture(GL_TEXTURE_2D, m_targets.ParticleWeight());
+    glUniform1i(m_particleResolve.Uniform("uAccumulation"), kRadianceUnit);
+    glUniform1i(m_particleResolve.Uniform("uWeight"), kTransmittanceUnit);
+    glBindVertexArray(m_emptyVao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glActiveTexture(GL_TEXTURE0);
+    glEnable(GL_DEPTH_TEST);
 }
 
 void Renderer::DrawVortons(const FrameInput& input) {

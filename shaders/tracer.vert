@@ -16,8 +16,10 @@ uniform vec3 uEye;
 uniform sampler3D uMedium;      // a: extinction of the dye shown, 1/m
 uniform float uExtinction;      // 1/m at concentration 1 (0: sprites keep uSize)
 uniform float uTracerVolume;    // m^3 of fluid one tracer stands for
+uniform vec2 uDepthRange;       // distance along the view axis of the dye box's near and far sides, m
 
-out vec4 vColor;  // premultiplied radiance + alpha at the sprite's centre
+out vec4 vColor;   // premultiplied radiance + alpha at the sprite's centre
+out float vDepth;  // 0 at uDepthRange.x, 1 at uDepthRange.y (the weight of particle_accumulate.frag)
 
 const float kMinPixels = 2.5;  // below ~2.5 px, sprites read as TV static (issue 13)
 const float kSpacings = 1.5;   // sprite diameter in local tracer spacings
@@ -26,6 +28,7 @@ const float kMaxGrowth = 6.0;  // at most this many times uSize
 void main() {
     vec4 clip = uViewProjection * vec4(aPosition, 1.0);
     gl_Position = clip;
+    vDepth = (clip.w - uDepthRange.x) / max(uDepthRange.y - uDepthRange.x, 1e-6);  // clip.w: view depth
     // Sprites as wide as the local tracer spacing, (tracer volume / concentration)^(1/3), from
     // the dye grid: sparse tracers grow and fade (coverage kept), so wakes read as haze, not
     // as specks. Never smaller than uSize.
