@@ -148,7 +148,7 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
 
 std::span<const ParamInfo<CameraSettings>> CameraParamInfos() {
     using C = CameraSettings;
-    static const std::array<ParamInfo<C>, 7> infos{{
+    static const std::array<ParamInfo<C>, 8> infos{{
         {"target", "Target", "m", &C::target, -1.0e4f, 1.0e4f, false, false, "the point the camera orbits and looks at"},
         {"distance", "Distance", "m", &C::distance, 1.0e-3f, 1.0e4f, false, false, "from the target"},
         {"yaw", "Yaw", "deg", &C::yaw, -360.0f, 360.0f, false, false, "about the vertical (z) axis"},
@@ -159,6 +159,9 @@ std::span<const ParamInfo<CameraSettings>> CameraParamInfos() {
         {"fit", "Frame the dye", "", &C::fit, 0.0f, 1.0f, false, false,
          "on load and reset, aim at the dye and bodies from the distance that frames them; false: the target "
          "and distance given here"},
+        {"frame_bodies", "Frame the bodies", "radii", &C::frameBodies, 0.0f, 100.0f, false, false,
+         "with bodies, frame them and only the dye within this many of their radii of their surfaces (in a "
+         "box; a moving ball, not all of its wake), moving the view with them; 0: all the dye"},
     }};
     return infos;
 }

@@ -4,7 +4,8 @@
 ///
 ///     { "version": 1, "description": "...",
 ///       "params": { "ambient_density": 1000, "vorton_count": 4000 },
-///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45, "follow": false },
+///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45, "follow": false,
+///                   "fit": true, "frame_bodies": 0 },
 ///       "groups": [ { "name": "drop", "shape": "sphere", "center": [0,0,0.4],
 ///                     "radius": 0.2, "halo": 0.06, "density_deviation": 50,
 ///                     "dye": [0.2,0.45,1] } ],
@@ -44,6 +45,9 @@ struct CameraSettings {
     float fovY = 45.0f;
     bool follow = false;  ///< keep the dye and bodies framed as they move
     bool fit = true;      ///< on load and reset, frame the dye and bodies (else target and distance as given)
+    /// With bodies: fit and follow frame them and only the dye within this many of their radii
+    /// of their surfaces (so a long wake does not shrink a moving ball to a speck); 0: all the dye.
+    float frameBodies = 0.0f;
 };
 
 /// The camera keys of a scene file ("camera": {...}), as a parameter table.

@@ -231,6 +231,32 @@ TEST(VortonExe, FollowKeepsTheSinkingDropInTheMiddleThird) {
     EXPECT_LT(last.y, 160.0);
 }
 
+TEST(VortonExe, FollowFramesTheFallingBallNotItsWholeWake) {
+    // falling_ball frames the ball and the dye within a quarter radius of it (camera.frame_bodies),
+    // not the whole dye box, which holds a wake growing as long as the ball's fall. After 3 s
+    // (1.5 m of fall) the ball must span at least a third of the frame's height (measured
+    // 0.38); framing all the dye (frame_bodies=0) it spans less (measured 0.09). The dye is made
+    // clear (extinction 0) so that the drawn rows are the ball's.
+    const fs::path dir = TempDir("falling_ball");
+    double spans[2] = {0.0, 0.0};
+    for (const int margin : {0, 1}) {
+        const fs::path shots = dir / std::to_string(margin);
+        const std::string frame = margin == 0 ? " --set camera.frame_bodies=0" : "";
+        const RunResult r = RunVorton("--headless --scene falling_ball --size 320x180 " + kSmall + frame +
+                                      " --set display.floor=false --set display.dye_extinction=0 --shots 150"
+                                      " --screenshot-dir " + shots.string());
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+        int height = 0;
+        const auto [first, last] = DrawnRows(shots / "vorton_falling_ball_000150.png", &height);
+        ASSERT_GE(first, 0) << "nothing drawn";
+        EXPECT_GT(first, 0) << "the ball is cut off at the top";
+        EXPECT_LT(last, height - 1) << "the ball is cut off at the bottom";
+        spans[margin] = double(last - first + 1) / double(height);
+    }
+    EXPECT_GT(spans[1], 1.0 / 3.0) << "the ball, framed with the dye near it";
+    EXPECT_LT(spans[0], 1.0 / 3.0) << "the ball, framed with all the dye";
+}
+
 /// Frames in a video as ffprobe decodes them (0 if it cannot).
 int DecodedFrames(const fs::path& video) {
     FILE* pipe = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
