@@ -15,6 +15,7 @@
 #include <tbb/info.h>
 
 #include "app/panel.h"
+#include "render/gl_loader.h"
 
 namespace vorton {
 
@@ -49,6 +50,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     auto sim = std::make_unique<Simulation>(app->m_scene.setup);
     app->m_paused = options.paused;
     app->m_recordPanel = options.recordPanel;
+    app->m_view.display = app->m_scene.display;
 
     auto context = options.headless ? platform::GlContext::CreateHeadless(options.width, options.height)
                                     : platform::GlContext::CreateWindow(options.width, options.height,
@@ -64,6 +66,14 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     auto renderer = render::Renderer::Create(DataDirectory() / "shaders");
     if (!renderer) return Error{renderer.error()};
     app->m_renderer = std::move(renderer.value());
+    // Headless frames wait for the GPU anyway (ReadPixels): time its passes too.
+    app->m_renderer->SetProfiling(options.headless);
+    // A window on a software renderer (Mesa's llvmpipe, no GPU) marches the dye at half
+    // resolution, about 3x faster; headless frames (stills, videos) keep the scene's choice.
+    if (!options.headless && render::IsSoftwareRenderer() && !app->m_view.display.halfResolution) {
+        app->m_view.display.halfResolution = true;
+        app->SetStatus("software renderer: the dye is marched at half resolution (Display to change)", false);
+    }
     if (!options.headless || options.recordPanel) {
         auto imgui = platform::ImGuiLayer::Create(*app->m_context);
         if (!imgui) return Error{imgui.error()};
@@ -83,6 +93,8 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
         app->FitCamera();  // the first frame already framed
         app->m_fitPending = false;
     }
+    app->PlaceFloor();
+    app->m_floorPending = false;
     if (!options.record.empty()) app->ToggleRecording(options.record);
     return app;
 }
@@ -139,6 +151,9 @@ void DemoApp::ApplyRequests() {
             if (m_front.sceneId == m_sceneId) m_previousSetup = m_setup;
             m_scene = std::move(scene.value());
             m_setup = m_scene.setup;
+            // The user's look stays; where the floor goes is the scene's.
+            m_view.display.floor = m_scene.display.floor;
+            m_view.display.floorDepth = m_scene.display.floorDepth;
             m_newScene = m_setup;
             ++m_sceneId;
             m_resetRequested = false;  // a new scene starts afresh anyway
@@ -149,7 +164,10 @@ void DemoApp::ApplyRequests() {
             if (GLFWwindow* window = m_context->Window()) glfwSetWindowTitle(window, ("vorton: " + name).c_str());
         }
     }
-    if (m_resetRequested) ForgetBodies();
+    if (m_resetRequested) {
+        ForgetBodies();
+        m_floorPending = true;
+    }
 }
 
 bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
@@ -162,6 +180,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.grabs = m_grabs;
     request.threads = m_threads;
     request.showVortons = m_view.showVortons;
+    request.tracerSpeeds = ColourField(m_view.display.colour) == ColourField::Speed;
     request.run = canStep && !m_paused;
     request.singleStep = canStep && m_stepRequested;
     request.lockStep = lockStep;
@@ -182,6 +201,10 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     if (m_fitPending && m_front.sceneId == m_sceneId) {
         FitCamera();
         m_fitPending = false;
+    }
+    if (m_floorPending && m_front.sceneId == m_sceneId && m_front.stepCount == 0) {
+        PlaceFloor();
+        m_floorPending = false;
     }
     if (m_front.blowUp.empty()) {
         m_blowUp.clear();
@@ -204,48 +227,6 @@ const SceneSetup& DemoApp::DrawnSetup() const {
     return m_front.sceneId == m_sceneId ? m_setup : m_previousSetup;
 }
 
-void DemoApp::DrawScene() {
-    const SimSnapshot& sim = m_front;
-    const SceneSetup& setup = DrawnSetup();
-    const auto& groups = setup.groups;
-    m_palette.resize(groups.size());
-    for (std::size_t g = 0; g < groups.size(); ++g) m_palette[g] = glm::vec4(groups[g].dye, 1.0f);
-
-    render::FrameInput input;
-    input.view = m_camera.MakeView(m_context->FramebufferSize());
-    // Uploaded straight from the snapshot, and only when it is a new one.
-    input.tracerPositions = sim.tracerPositions;
-    input.tracerPositionsVersion = sim.serial;
-    input.tracerGroups = sim.tracerGroups;
-    input.tracerGroupsVersion = sim.tracerGroupsVersion;
-    input.groupColors = m_palette;
-    input.tracerSize = m_view.tracerSize;
-    input.tracerOpacity = m_view.tracerOpacity;
-    input.showVortons = m_view.showVortons && sim.hasVortons;
-    if (input.showVortons) {
-        input.vortonPositions = sim.vortonPositions;
-        input.vortonStrength = sim.vortonStrength;
-        input.vortonSize = sim.vortonSize;
-    }
-    const auto& bodies = sim.bodies;
-    const auto& specs = setup.bodies;
-    m_spheres.clear();
-    for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
-        render::SphereInstance sphere;
-        sphere.center = bodies[i].position;
-        sphere.radius = specs[i].radius;
-        sphere.rotation = glm::mat3_cast(bodies[i].orientation);
-        sphere.color = specs[i].color;
-        sphere.highlight = int(i) == m_hoveredBody || int(i) == GrabbedBody() || bodies[i].grabbed;
-        m_spheres.push_back(sphere);
-    }
-    input.spheres = m_spheres;
-    input.showBounds = m_view.showBounds;
-    input.boundsMin = sim.bounds.min;
-    input.boundsMax = sim.bounds.max;
-    m_renderer->Draw(input);
-}
-
 double DemoApp::CaptureFrame(bool recordNow) {
     if (!recordNow && !m_screenshotRequested) return 0.0;
     const auto start = std::chrono::steady_clock::now();
@@ -263,14 +244,27 @@ double DemoApp::CaptureFrame(bool recordNow) {
         char name[128];
         std::snprintf(name, sizeof name, "vorton_%s_%06lld.png", m_scene.name.c_str(),
                       static_cast<long long>(m_front.stepCount));
-        const std::filesystem::path file = std::filesystem::path(m_options.screenshotDir) / name;
+        const std::filesystem::path dir(m_options.screenshotDir);
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);  // a new folder is made; a failure shows below
+        const std::filesystem::path file = dir / name;
         if (Status s = platform::WritePng(file, size.x, size.y, m_pixels.data()); !s) {
             SetStatus("screenshot: " + s.error(), true);
+            m_outputFailed = true;
         } else {
             SetStatus("saved " + file.string(), false);
         }
     }
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool DemoApp::TakeShot() {
+    const auto& shots = m_options.shots;
+    const std::int64_t step = m_front.stepCount;
+    if (step == m_lastShot || std::find(shots.begin(), shots.end(), step) == shots.end()) return false;
+    m_lastShot = step;
+    m_screenshotRequested = true;
+    return true;
 }
 
 int DemoApp::Run() {
@@ -298,6 +292,14 @@ int DemoApp::Run() {
         if (headless && !m_blowUp.empty()) break;
         const bool recordThisFrame = m_recorder.IsRecording() && (first || stepped);
         first = false;
+        // --shots: a PNG of each listed step; headless frames without a shot or a recording are
+        // not drawn at all (the simulation still steps).
+        const bool shot = TakeShot();
+        if (headless && !m_options.shots.empty() && !shot && !recordThisFrame) {
+            FollowDye();
+            ++frameCount;
+            continue;
+        }
 
         const auto drawStart = Clock::now();
         // The lens shift for where the panel is now; the first frame with the panel drawn
@@ -311,7 +313,8 @@ int DemoApp::Run() {
             m_imgui->NewFrame();
             if (m_view.showPanel || m_recordPanel) DrawPanel(*this);
             if (m_view.showTimings) DrawTimings(*this);
-            DrawRecordingIndicator(*this);
+            if (ColourField(m_view.display.colour) != ColourField::Dye) DrawLegend(*this);
+            if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording
             m_imgui->Render();
         }
         if (m_recordPanel) captureMs = CaptureFrame(recordThisFrame);
@@ -348,6 +351,7 @@ int DemoApp::Run() {
                   << " frames, mean " << 1000.0 * wallSeconds / double(frameCount) << " ms/frame (waiting for steps "
                   << syncMsTotal / double(frameCount) << " ms, drawing " << drawMsTotal / double(frameCount)
                   << " ms)\n";
+        if (headless) std::cerr << "vorton: " << m_renderStats.Summary() << "\n";
     }
     const int signal = StopSignal();
     if (signal != 0) std::cerr << "vorton: stopped by signal " << signal << " at step " << m_front.stepCount << "\n";

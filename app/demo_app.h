@@ -23,6 +23,8 @@
 #include "app/platform/imgui_layer.h"
 #include "app/platform/orbit_camera.h"
 #include "app/platform/recorder.h"
+#include "app/field_colours.h"
+#include "app/render_stats.h"
 #include "app/sim_worker.h"
 #include "render/renderer.h"
 #include "sim/simulation.h"
@@ -38,8 +40,7 @@ struct ViewSettings {
     bool showPanel = true;
     bool followDye = false;        ///< the camera keeps the dye and bodies framed as they move
     bool showTimings = false;      ///< the timing window: stages, ms per step, steps/s, fps (T)
-    float tracerSize = 0.006f;     ///< m
-    float tracerOpacity = 0.35f;   ///< 0..1
+    DisplaySettings display;       ///< the look (scene file's "display", --set display.KEY)
     std::array<char, 512> recordPath{};  ///< the panel's FILE.mp4 or DIR/ field
     std::array<char, 512> defaultRecordPath{};  ///< the name the panel last filled in itself
 };
@@ -69,6 +70,8 @@ public:
     const Scene& CurrentScene() const { return m_scene; }
     const std::vector<std::string>& SceneNames() const { return m_sceneNames; }
     ViewSettings& View() { return m_view; }
+    /// The field the dye is coloured by, as last drawn (for the legend).
+    const FieldColours& Colours() const { return m_fieldColours; }
     bool& Paused() { return m_paused; }
     void RequestStep() { m_stepRequested = true; }
     void RequestReset() { m_resetRequested = true; }
@@ -93,6 +96,14 @@ public:
     /// buffer swap), ms; both smoothed.
     double Fps() const { return m_fps; }
     double DrawMs() const { return m_drawMs; }
+    /// The renderer's timings of the last frame (the dye grid's rebuild, the volume pass).
+    const render::RenderTimings& RenderTimes() const { return m_renderer->Timings(); }
+    /// Whether the renderer waits for the GPU around its passes to time them (slower).
+    bool ProfilingGpu() const { return m_profileGpu; }
+    void SetProfilingGpu(bool on) {
+        m_profileGpu = on;
+        m_renderer->SetProfiling(on || m_context->IsHeadless());
+    }
     /// Simulation steps finished per second of wall-clock time, over the last 0.5 to 3 s.
     double StepsPerSecond() const { return m_stepsPerSecond; }
     /// True while frames wait for their step (recording, headless).
@@ -133,12 +144,19 @@ private:
     const SceneSetup& DrawnSetup() const;
     void DrawScene();
     /// The box around most of the dye (2nd to 98th percentile of the tracers on each axis,
-    /// from at most 8192 of them) and around the bodies, m; empty when there is neither.
+    /// from at most 8192 of them) and around the bodies, m; empty when there is neither. With
+    /// camera.frame_bodies > 0 and bodies, only the tracers within that many radii of a body's
+    /// surface (in the box around it) count, from at most 65536.
     Aabb FramedBox() const;
     /// Aims the camera at FramedBox()'s centre from the distance at which the box spans
     /// kFrameFill of the frame (issue 13: the dye at 1 % of the frame).
     void FitCamera();
+    /// Puts the floor display.floorDepth below FramedBox() (on load and reset).
+    void PlaceFloor();
     /// With followDye: eases the target to FramedBox()'s centre and the distance to its fit.
+    /// With camera.frame_bodies > 0 the target first moves as far as the bodies' mean position
+    /// moved since the previous step, so a ball falling steadily stays centred, not a radius
+    /// behind (the easing alone lags nine steps' travel).
     void FollowDye();
     /// The share of the frame's width the panel leaves free for framing (1 without it), after
     /// setting the camera's lens shift so the view centres in that part. A recording without
@@ -148,6 +166,8 @@ private:
     /// took, ms (0 when neither wanted it).
     double CaptureFrame(bool recordNow);
     void SetStatus(std::string message, bool error);
+    /// True (and a screenshot requested) when the step shown is one of --shots not yet taken.
+    bool TakeShot();
 
     Options m_options;
     Scene m_scene;
@@ -164,8 +184,13 @@ private:
     std::unique_ptr<platform::ImGuiLayer> m_imgui;
     platform::OrbitCamera m_camera;
     bool m_fitPending = false;  ///< FitCamera() once the snapshot shows the scene's state
+    bool m_floorPending = true;  ///< PlaceFloor() likewise
+    float m_floorHeight = -1.0f; ///< m, world z of the floor
     float m_panelShare = 0.0f;  ///< the panel's right edge / the window's width, last frame
     float m_fittedShare = 0.0f;  ///< m_panelShare when FitCamera() last ran
+    /// The bodies' mean position and the step FollowDye() last saw them at (camera.frame_bodies).
+    glm::vec3 m_followedBodies{0.0f};
+    std::int64_t m_followedStep = -1;
     platform::Recorder m_recorder;
     ViewSettings m_view;
 
@@ -174,6 +199,7 @@ private:
     bool m_resetRequested = false;
     bool m_setupEdited = false;
     bool m_screenshotRequested = false;
+    std::int64_t m_lastShot = -1;  ///< the step of the last --shots PNG
     bool m_recordPanel = false;
     bool m_lockStep = false;
     bool m_outputFailed = false;   // some output failed: exit status 3 at the end
@@ -186,12 +212,15 @@ private:
     std::string m_blowUp;
     double m_fps = 0.0;
     double m_drawMs = 0.0;
+    bool m_profileGpu = false;
     double m_stepsPerSecond = 0.0;
     std::uint64_t m_rateSteps = 0;  // stepsCompleted at the start of the rate window
     double m_rateSeconds = 0.0;     // length of the rate window so far, s
     std::vector<std::uint8_t> m_pixels;
     std::vector<glm::vec4> m_palette;
     std::vector<render::SphereInstance> m_spheres;
+    RenderStats m_renderStats;
+    FieldColours m_fieldColours;
     int m_selectedBody = 0;
 
     // Grabbing a body with the left button. The grab point is where the cursor took hold

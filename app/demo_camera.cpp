@@ -26,17 +26,45 @@ void DemoApp::ResetCamera() {
     m_view.followDye = m_scene.camera.follow;
     // The scene's own state may not be in the snapshot yet (a new scene is built by the worker).
     m_fitPending = m_scene.camera.fit;
+    m_floorPending = true;
+}
+
+void DemoApp::PlaceFloor() {
+    const Aabb box = FramedBox();
+    if (!box.Empty()) m_floorHeight = box.min.z - m_view.display.floorDepth;
 }
 
 Aabb DemoApp::FramedBox() const {
+    const SceneSetup& setup = DrawnSetup();
+    const std::size_t bodies = std::min(m_front.bodies.size(), setup.bodies.size());
+    // camera.frame_bodies: only the dye within that many radii of a body's surface counts.
+    const float margin = m_scene.camera.frameBodies;
+    std::vector<Aabb> near;
+    if (margin > 0.0f) {
+        for (std::size_t b = 0; b < bodies; ++b) {
+            const glm::vec3 reach((1.0f + margin) * setup.bodies[b].radius);
+            near.push_back(Aabb{m_front.bodies[b].position - reach, m_front.bodies[b].position + reach});
+        }
+    }
+    const auto counts = [&near](const glm::vec3& p) {
+        if (near.empty()) return true;
+        return std::any_of(near.begin(), near.end(), [&p](const Aabb& box) {
+            return glm::all(glm::greaterThanEqual(p, box.min)) && glm::all(glm::lessThanEqual(p, box.max));
+        });
+    };
     Aabb box;
     const std::vector<glm::vec3>& x = m_front.tracerPositions;
     if (!x.empty()) {
-        const std::size_t stride = std::max<std::size_t>(1, x.size() / 8192);
+        // Near bodies, a finer sample: most tracers may be in the wake left out.
+        const std::size_t stride = std::max<std::size_t>(1, x.size() / (near.empty() ? 8192 : 65536));
+        std::vector<glm::vec3> sample;
+        for (std::size_t i = 0; i < x.size(); i += stride) {
+            if (counts(x[i])) sample.push_back(x[i]);
+        }
         std::vector<float> axis;
-        for (int a = 0; a < 3; ++a) {
+        for (int a = 0; a < 3 && !sample.empty(); ++a) {
             axis.clear();
-            for (std::size_t i = 0; i < x.size(); i += stride) axis.push_back(x[i][a]);
+            for (const glm::vec3& p : sample) axis.push_back(p[a]);
             const auto at = [&](double q) {
                 const auto k = std::ptrdiff_t(q * double(axis.size() - 1));
                 std::nth_element(axis.begin(), axis.begin() + k, axis.end());
@@ -46,8 +74,7 @@ Aabb DemoApp::FramedBox() const {
             box.max[a] = at(0.98);
         }
     }
-    const SceneSetup& setup = DrawnSetup();
-    for (std::size_t b = 0; b < m_front.bodies.size() && b < setup.bodies.size(); ++b) {
+    for (std::size_t b = 0; b < bodies; ++b) {
         const glm::vec3 r(setup.bodies[b].radius);
         box.Grow(Aabb{m_front.bodies[b].position - r, m_front.bodies[b].position + r});
     }
@@ -82,6 +109,15 @@ void DemoApp::FollowDye() {
     const float free = FreeWidthShare();
     const glm::ivec2 size = m_context->FramebufferSize();
     platform::CameraPose pose = m_camera.Pose();
+    if (m_scene.camera.frameBodies > 0.0f && !m_front.bodies.empty()) {
+        glm::vec3 mean(0.0f);
+        for (const auto& body : m_front.bodies) mean += body.position;
+        mean /= float(m_front.bodies.size());
+        // Only a step forward moves it: a reset's jump back is eased like any new framing.
+        if (m_followedStep >= 0 && m_front.stepCount > m_followedStep) pose.target += mean - m_followedBodies;
+        m_followedBodies = mean;
+        m_followedStep = m_front.stepCount;
+    }
     const float fit = platform::OrbitCamera::FitDistance(pose, box.min, box.max,
                                                          float(size.x) / float(std::max(size.y, 1)), kFrameFill,
                                                          kFrameFillWidth * free);

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
     if (options.listParams) {
-        std::cout << DescribeParams(scene.value().setup);
+        std::cout << DescribeParams(scene.value().setup) << DescribeDisplay(scene.value().display);
         return kExitOk;
     }
     if (options.noRender) return RunWithoutRendering(options, std::move(scene.value()), std::cerr);

@@ -16,69 +16,13 @@
 #include <tbb/info.h>
 
 #include "app/demo_app.h"
+#include "app/panel_widgets.h"
 
 namespace vorton {
 
 namespace {
 
 constexpr float kDegrees = 180.0f / std::numbers::pi_v<float>;
-
-void HelpMarker(std::string_view help) {
-    if (!help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", int(help.size()), help.data());
-}
-
-/// One widget for a parameter, typed by its member pointer. Returns true when edited.
-template <typename Struct>
-bool ParamWidget(Struct& target, const ParamInfo<Struct>& info, const char* label, float sliderMin, float sliderMax) {
-    bool changed = false;
-    std::visit(
-        [&](auto member) {
-            using T = std::remove_cvref_t<decltype(target.*member)>;
-            if constexpr (std::is_same_v<T, float>) {
-                const ImGuiSliderFlags flags = info.logScale && sliderMin > 0.0f ? ImGuiSliderFlags_Logarithmic : 0;
-                changed = ImGui::SliderFloat(label, &(target.*member), sliderMin, sliderMax, "%.4g", flags);
-                target.*member = std::clamp(target.*member, info.min, info.max);
-            } else if constexpr (std::is_same_v<T, int>) {
-                int v = target.*member;
-                const ImGuiSliderFlags flags = info.logScale ? ImGuiSliderFlags_Logarithmic : 0;
-                changed = ImGui::SliderInt(label, &v, int(sliderMin), int(sliderMax), "%d", flags);
-                target.*member = std::clamp(v, int(info.min), int(info.max));
-            } else if constexpr (std::is_same_v<T, glm::vec3>) {
-                if (info.unit == "rgb") {
-                    changed = ImGui::ColorEdit3(label, &(target.*member).x);
-                } else {
-                    const float speed = 0.005f * std::max(std::abs(sliderMin), std::abs(sliderMax));
-                    changed = ImGui::DragFloat3(label, &(target.*member).x, speed, sliderMin, sliderMax, "%.3g");
-                    target.*member = glm::clamp(target.*member, glm::vec3(info.min), glm::vec3(info.max));
-                }
-            } else if constexpr (std::is_same_v<T, bool>) {
-                changed = ImGui::Checkbox(label, &(target.*member));
-            } else {
-                static_assert(std::is_same_v<T, Solver>, "a ParamInfo member type without a widget");
-                // Every solver, by the names --set takes.
-                Solver& v = target.*member;
-                if (ImGui::BeginCombo(label, SolverName(v).data())) {
-                    for (const Solver s : kSolvers) {
-                        if (ImGui::Selectable(SolverName(s).data(), s == v) && s != v) {
-                            v = s;
-                            changed = true;
-                        }
-                    }
-                    ImGui::EndCombo();
-                }
-            }
-        },
-        info.member);
-    HelpMarker(info.help);
-    return changed;
-}
-
-/// "Label (unit)", or just the label for colours and unitless parameters.
-template <typename Struct>
-std::string ParamLabel(const ParamInfo<Struct>& info) {
-    if (info.unit.empty() || info.unit == "rgb") return std::string(info.label);
-    return std::string(info.label) + " (" + std::string(info.unit) + ")";
-}
 
 /// Gravity as magnitude and direction (tilt from straight down, azimuth). Returns true when edited.
 bool GravityWidget(SimParams& p) {
@@ -259,21 +203,6 @@ void SolverSection(DemoApp& app) {
     if (edited) app.SetupEdited();
 }
 
-void DisplaySection(DemoApp& app) {
-    ViewSettings& v = app.View();
-    if (!ImGui::CollapsingHeader("Display")) return;
-    ImGui::Checkbox("Vortons (V)", &v.showVortons);
-    ImGui::SameLine();
-    ImGui::Checkbox("Bounds (B)", &v.showBounds);
-    ImGui::SameLine();
-    ImGui::Checkbox("Follow dye (F)", &v.followDye);
-    ImGui::Checkbox("Timings (T)", &v.showTimings);
-    ImGui::SliderFloat("Tracer size (m)", &v.tracerSize, 0.001f, 0.03f, "%.4f", ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderFloat("Tracer opacity", &v.tracerOpacity, 0.02f, 1.0f, "%.2f");
-    ImGui::TextDisabled("Mouse: left orbit or grab a sphere, right/middle pan, wheel zoom.");
-    ImGui::TextDisabled("H hides this panel, T the timings.");
-}
-
 void RecordingSection(DemoApp& app) {
     auto& path = app.View().recordPath;
     // The default name follows the scene, so recordings of two scenes do not overwrite each
@@ -353,6 +282,19 @@ void DrawTimings(DemoApp& app) {
     ImGui::Text("%.1f steps/s   %.1f FPS (draw %.1f ms)", app.StepsPerSecond(), app.Fps(), app.DrawMs());
     HelpMarker("draw: the render thread's time issuing a frame (tracer upload, draw calls, this UI), "
                "without waiting for a step, recording or the buffer swap");
+    const render::RenderTimings& r = app.RenderTimes();
+    ImGui::Text("dye grid %dx%dx%d of %.1f mm", r.grid.size.x, r.grid.size.y, r.grid.size.z, 1000.0 * r.grid.spacing);
+    ImGui::Text("rebuilt: splat %.1f, light %.1f, upload %.1f ms", r.splatMs, r.lightMs, r.uploadMs);
+    HelpMarker("the dye splatted into its grid, the light and sky swept through it and the textures uploaded; "
+               "only on frames with a new step (0 otherwise)");
+    bool profile = app.ProfilingGpu();
+    if (ImGui::Checkbox("Time the GPU", &profile)) app.SetProfilingGpu(profile);
+    HelpMarker("wait for the GPU around the volume or particle pass to time it (a little slower)");
+    if (profile && r.particlesMs > 0.0) {
+        ImGui::Text("particle pass %.1f ms", r.particlesMs);
+    } else if (profile) {
+        ImGui::Text("volume pass %.1f ms at %dx%d", r.marchMs, r.marchSize.x, r.marchSize.y);
+    }
     const StepHistory& history = sim.stepMsHistory;
     if (!history.Values().empty()) {
         const float highest = *std::max_element(history.Values().begin(), history.Values().end());

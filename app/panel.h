@@ -14,6 +14,11 @@ void DrawPanel(DemoApp& app);
 /// The timing window: each stage of the last step, ms per step and its plot over the last
 /// steps, steps per second and frames per second. Closing it clears View().showTimings.
 void DrawTimings(DemoApp& app);
+/// The colour map's legend (field, range) at the bottom right, while the dye is coloured by a
+/// field (app/panel_display.cpp).
+void DrawLegend(DemoApp& app);
+/// The Display section of the panel: overlays and the look (app/panel_display.cpp).
+void DisplaySection(DemoApp& app);
 /// A red "REC n" in the top-left corner while recording.
 void DrawRecordingIndicator(DemoApp& app);
 

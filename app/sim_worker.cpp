@@ -22,7 +22,7 @@ float StepHistory::Latest() const {
 }
 
 bool SimWorker::Pending::Any() const {
-    return newScene || setup || reset || !grabs.empty() || threads || showVortons;
+    return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds;
 }
 
 SimWorker::SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
@@ -87,6 +87,8 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
     if (request.threads != m_postedThreads) m_pending.threads = m_postedThreads = request.threads;
     if (request.showVortons != m_postedVortons)
         m_pending.showVortons = m_postedVortons = request.showVortons;
+    if (request.tracerSpeeds != m_postedSpeeds)
+        m_pending.tracerSpeeds = m_postedSpeeds = request.tracerSpeeds;
 
     const bool step = request.run || request.singleStep;
     if (request.lockStep) {
@@ -193,6 +195,10 @@ bool SimWorker::Apply(Pending& work) {
         changed |= *work.showVortons && !m_showVortons;  // the snapshot lacks them
         m_showVortons = *work.showVortons;
     }
+    if (work.tracerSpeeds) {
+        changed |= *work.tracerSpeeds && !m_tracerSpeeds;
+        m_tracerSpeeds = *work.tracerSpeeds;
+    }
     for (const GrabCommand& grab : work.grabs) {
         if (grab.body >= m_sim->Bodies().size()) continue;
         if (grab.hold) {
@@ -274,6 +280,14 @@ void SimWorker::Fill(SimSnapshot& s) {
                     tracers.group.end())) {
         s.tracerGroups.assign(tracers.group.begin(), tracers.group.end());
         s.tracerGroupsVersion = ++m_groupsVersion;
+    }
+
+    if (m_tracerSpeeds) {
+        s.tracerSpeeds.resize(tracers.Size());
+        for (std::size_t i = 0; i < tracers.Size() && i < tracers.velocity.size(); ++i)
+            s.tracerSpeeds[i] = glm::length(tracers.velocity[i]);
+    } else {
+        s.tracerSpeeds.clear();
     }
 
     s.hasVortons = m_showVortons;

@@ -67,6 +67,8 @@ struct SimSnapshot {
     std::vector<glm::vec3> tracerPositions;  ///< m
     std::vector<std::uint16_t> tracerGroups;
     std::uint64_t tracerGroupsVersion = 0;   ///< changes whenever tracerGroups' contents do
+    /// |velocity| per tracer at the last step, m/s, when asked for (tracerSpeeds); else empty.
+    std::vector<float> tracerSpeeds;
     glm::vec3 tracerCentroid{0.0f};          ///< m; the origin without tracers
     bool hasVortons = false;                 ///< vortons were asked for (showVortons)
     std::vector<glm::vec3> vortonPositions;  ///< m
@@ -102,6 +104,7 @@ public:
         std::span<const GrabCommand> grabs;
         int threads = 1;           ///< task arena size; a change recreates the arena
         bool showVortons = false;  ///< copy the vortons into snapshots
+        bool tracerSpeeds = false; ///< copy the tracers' speeds into snapshots
         /// Free-running: step whenever the last step is done and the frame loop has been
         /// through Sync since it started, i.e. at most one step per frame unless a step
         /// outlasts a frame, in which case steps follow each other at once.
@@ -138,6 +141,7 @@ private:
         std::vector<GrabCommand> grabs;  // at most one per body, the latest
         std::optional<int> threads;
         std::optional<bool> showVortons;
+        std::optional<bool> tracerSpeeds;
         bool Any() const;
     };
 
@@ -160,6 +164,7 @@ private:
     bool m_outputsStopped = false;
     std::int64_t m_maxSteps = -1;
     bool m_showVortons = false;
+    bool m_tracerSpeeds = false;
     std::uint64_t m_sceneId = 0;
     std::uint64_t m_generation = 0;
     std::uint64_t m_serial = 0;
@@ -179,6 +184,7 @@ private:
     Pending m_pending;
     int m_postedThreads = 0;
     bool m_postedVortons = false;
+    bool m_postedSpeeds = false;
     bool m_run = false;
     bool m_frameToken = false;  // the frame loop passed Sync since the last free-running step
     // Real-time pacing while free-running: besides one step per frame, the

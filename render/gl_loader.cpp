@@ -33,4 +33,14 @@ Status LoadGl(GetProcAddressFn getProcAddress) {
     return Ok{};
 }
 
+bool IsSoftwareRenderer() {
+    const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    if (name == nullptr) return false;
+    const std::string renderer(name);
+    for (const char* software : {"llvmpipe", "softpipe", "SwiftShader"}) {
+        if (renderer.find(software) != std::string::npos) return true;
+    }
+    return false;
+}
+
 }  // namespace vorton::render

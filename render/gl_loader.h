@@ -14,4 +14,8 @@ using GetProcAddressFn = void* (*)(const char* name);
 /// glad's function pointers are process-wide: call again after making another context current.
 Status LoadGl(GetProcAddressFn getProcAddress);
 
+/// True when the current context draws on the CPU (Mesa's llvmpipe or softpipe, SwiftShader):
+/// the renderer's GL_RENDERER string names one.
+bool IsSoftwareRenderer();
+
 }  // namespace vorton::render

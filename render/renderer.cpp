@@ -1,90 +1,46 @@
+// The renderer's set-up and frame sequence; the passes are in renderer_passes.cpp.
 #include "render/renderer.h"
 
 #include <glad/gl.h>
 
 #include <algorithm>
-#include <array>
+#include <chrono>
 #include <cmath>
 #include <glm/gtc/type_ptr.hpp>
-#include <numbers>
-#include <vector>
+
+#include "render/sphere_mesh.h"
+#include "render/tone_map.h"
 
 namespace vorton::render {
 namespace {
 
 static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "tracer positions are uploaded as-is");
 
-constexpr glm::vec4 kDefaultDye{0.85f, 0.87f, 0.9f, 1.0f};
-constexpr glm::vec4 kBoundsColor{0.75f, 0.8f, 0.88f, 0.45f};
-constexpr float kTracerEdge = 0.0f;  // fade from the centre: soft smoke-like blobs
-constexpr float kVortonEdge = 0.6f;  // crisper discs so vortons stand out from the dye
-// A vorton with no strength data still gets a mid-warm colour.
-constexpr float kDefaultStrength = 0.6f;
-
-// GL wants the count as GLsizei; spans never approach 2^31 vertices in this demo.
-GLsizei Count(std::size_t n) {
-    return static_cast<GLsizei>(n);
-}
-
 // Enough facets that the silhouette of a sphere filling the screen stays round (at 48 segments
 // a 500-pixel radius deviates from the circle by about one pixel).
 constexpr int kSphereSegments = 48;  // around the body z axis
 constexpr int kSphereRings = 24;     // pole to pole
 
-struct SphereMesh {
-    std::vector<glm::vec3> vertices;     // unit sphere: position = outward normal
-    std::vector<std::uint16_t> indices;  // triangles, counter-clockwise seen from outside
-};
+// The key light is a little warm and the sky a little blue, as outdoors.
+constexpr glm::vec3 kKeyTint{1.0f, 0.96f, 0.9f};
+constexpr glm::vec3 kSkyTint{0.85f, 0.93f, 1.1f};
 
-// A UV sphere about the z axis. The seam column is duplicated (vertex j = 0 and j = segments
-// coincide) and the triangles that would collapse at the poles are left out.
-SphereMesh UnitSphere(int segments, int rings) {
-    SphereMesh mesh;
-    const int columns = segments + 1;
-    mesh.vertices.reserve(static_cast<std::size_t>(columns * (rings + 1)));
-    for (int i = 0; i <= rings; ++i) {
-        const float polar = std::numbers::pi_v<float> * static_cast<float>(i) / rings;
-        for (int j = 0; j <= segments; ++j) {
-            const float azimuth =
-                2.0f * std::numbers::pi_v<float> * static_cast<float>(j) / segments;
-            mesh.vertices.emplace_back(std::sin(polar) * std::cos(azimuth),
-                                       std::sin(polar) * std::sin(azimuth), std::cos(polar));
-        }
-    }
-    const auto index = [columns](int i, int j) {
-        return static_cast<std::uint16_t>(i * columns + j);
-    };
-    for (int i = 0; i < rings; ++i) {
-        for (int j = 0; j < segments; ++j) {
-            // a (ring i) above b (ring i + 1); c and d one step further in azimuth.
-            const auto a = index(i, j), b = index(i + 1, j), c = index(i + 1, j + 1),
-                       d = index(i, j + 1);
-            if (i != rings - 1) mesh.indices.insert(mesh.indices.end(), {a, b, c});
-            if (i != 0) mesh.indices.insert(mesh.indices.end(), {a, c, d});
-        }
-    }
-    return mesh;
-}
-
-// The 12 edges of the box as 24 line endpoints.
-std::array<glm::vec3, 24> BoxEdges(const glm::vec3& lo, const glm::vec3& hi) {
-    const auto corner = [&](int i) {
-        return glm::vec3((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
-    };
-    std::array<glm::vec3, 24> lines{};
-    std::size_t n = 0;
-    for (int i = 0; i < 8; ++i) {
-        for (int axisBit : {1, 2, 4}) {
-            if ((i & axisBit) == 0) {
-                lines[n++] = corner(i);
-                lines[n++] = corner(i | axisBit);
-            }
-        }
-    }
-    return lines;
+using Clock = std::chrono::steady_clock;
+double MsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
 }  // namespace
+
+glm::vec3 KeyRadiance(const Look& look) { return std::max(look.lightIntensity, 0.0f) * kKeyTint; }
+glm::vec3 SkyRadiance(const Look& look) { return std::max(look.ambientIntensity, 0.0f) * kSkyTint; }
+
+glm::vec3 ToLight(const Look& look) {
+    const float azimuth = glm::radians(look.lightAzimuth);
+    const float elevation = glm::radians(std::clamp(look.lightElevation, -89.0f, 89.0f));
+    return {std::cos(elevation) * std::cos(azimuth), std::cos(elevation) * std::sin(azimuth),
+            std::sin(elevation)};
+}
 
 Renderer::Renderer() = default;
 
@@ -99,8 +55,12 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::filesystem::path& 
         const char* fragment;
     };
     const ProgramFiles programs[] = {
-        {&renderer->m_background, "background.vert", "background.frag"},
-        {&renderer->m_tracers, "tracer.vert", "sprite.frag"},
+        {&renderer->m_floor, "fullscreen.vert", "floor.frag"},
+        {&renderer->m_march, "fullscreen.vert", "volume_march.frag"},
+        {&renderer->m_apply, "fullscreen.vert", "volume_apply.frag"},
+        {&renderer->m_composite, "fullscreen.vert", "composite.frag"},
+        {&renderer->m_tracers, "tracer.vert", "particle_accumulate.frag"},
+        {&renderer->m_particleResolve, "fullscreen.vert", "particle_resolve.frag"},
         {&renderer->m_vortons, "vorton.vert", "sprite.frag"},
         {&renderer->m_lines, "line.vert", "line.frag"},
         {&renderer->m_spheres, "sphere.vert", "sphere.frag"},
@@ -110,6 +70,9 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::filesystem::path& 
         if (!program) return Error{program.error()};
         *files.target = std::move(program.value());
     }
+    // The targets' formats are checked once here, so a GL without them fails at start.
+    if (Status s = renderer->m_targets.Prepare({16, 16}, kSamples, 1); !s) return Error{s.error()};
+    renderer->m_max3DTexture = Max3DTextureSize();
 
     // Each VAO remembers which buffer feeds which attribute; DynamicBuffer keeps its GL name
     // when it grows, so this set-up holds for the renderer's lifetime.
@@ -139,20 +102,18 @@ Result<std::unique_ptr<Renderer>> Renderer::Create(const std::filesystem::path& 
     // The sphere mesh never changes: static buffers, the index buffer recorded in the VAO.
     const SphereMesh sphere = UnitSphere(kSphereSegments, kSphereRings);
     static_assert((kSphereSegments + 1) * (kSphereRings + 1) <= 65536, "16-bit indices");
-    renderer->m_sphereIndexCount = Count(sphere.indices.size());
+    renderer->m_sphereIndexCount = GLsizei(sphere.indices.size());
     glGenVertexArrays(1, &renderer->m_sphereVao);
     glGenBuffers(1, &renderer->m_sphereVertices);
     glGenBuffers(1, &renderer->m_sphereIndices);
     glBindVertexArray(renderer->m_sphereVao);
     glBindBuffer(GL_ARRAY_BUFFER, renderer->m_sphereVertices);
-    glBufferData(GL_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(sphere.vertices.size() * sizeof(glm::vec3)),
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(sphere.vertices.size() * sizeof(glm::vec3)),
                  sphere.vertices.data(), GL_STATIC_DRAW);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), nullptr);
     glEnableVertexAttribArray(0);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, renderer->m_sphereIndices);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(sphere.indices.size() * sizeof(std::uint16_t)),
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(sphere.indices.size() * sizeof(std::uint16_t)),
                  sphere.indices.data(), GL_STATIC_DRAW);
 
     glBindVertexArray(0);
@@ -168,168 +129,161 @@ Renderer::~Renderer() {
     glDeleteBuffers(2, buffers);
 }
 
+void Renderer::UpdateVolume(const FrameInput& input) {
+    const Look& look = input.look;
+    m_linearPalette.clear();
+    for (std::size_t g = 0; g < std::min(input.groupColors.size(), kMaxGroups); ++g) {
+        const glm::vec4 c = input.groupColors[g];
+        m_linearPalette.emplace_back(SrgbDecode(glm::vec3(c)), c.a);
+    }
+    VolumeKey key{input.tracerPositionsVersion, input.tracerGroupsVersion, input.tracerPositions.size(),
+                  m_linearPalette, {}, input.tracerVolume, look.dyeExtinction, look.dyeAbsorption, look.thinDyeGamma,
+                  look.lightAzimuth, look.lightElevation, look.lightIntensity, look.ambientIntensity,
+                  look.volumeVoxels};
+    for (std::size_t i = 0; i < input.spheres.size() && i < kMaxShadowSpheres; ++i) {
+        key.spheres.emplace_back(input.spheres[i].center, input.spheres[i].radius);
+    }
+    const bool fresh = key.positions != 0 && key == m_volumeKey;
+    m_timings.splatMs = m_timings.lightMs = m_timings.uploadMs = 0.0;
+    if (fresh) return;
+    m_volumeKey = std::move(key);
+    if (input.tracerPositions.empty()) {
+        m_volumeTextures.Clear();
+        return;
+    }
+    auto start = Clock::now();
+    DyeVolume::Settings settings;
+    settings.maxVoxels = std::size_t(std::clamp(look.volumeVoxels, 4096, 512 * 512 * 512));
+    settings.maxAxisVoxels = m_max3DTexture;
+    settings.tracerVolume = input.tracerVolume;
+    m_dye.Build(input.tracerPositions, input.tracerGroups, m_linearPalette, settings);
+    m_timings.splatMs = MsSince(start);
+    start = Clock::now();
+    DyeOptics optics;
+    optics.extinction = look.dyeExtinction;
+    optics.absorption = std::max(look.dyeAbsorption, 1.0f);
+    optics.thinDyeGamma = std::clamp(look.thinDyeGamma, 0.1f, 1.0f);
+    optics.toLight = ToLight(look);
+    optics.keyRadiance = KeyRadiance(look);
+    optics.skyRadiance = SkyRadiance(look);
+    optics.spheres = m_volumeKey.spheres;
+    m_dyeLighting.Build(m_dye, optics);
+    m_timings.lightMs = MsSince(start);
+    start = Clock::now();
+    m_volumeTextures.Upload(m_dye.Grid(), m_dyeLighting, true);  // particles read its concentration
+    m_timings.uploadMs = MsSince(start);
+}
+
 void Renderer::Draw(const FrameInput& input) {
+    const auto start = Clock::now();
+    GLint target = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
     const glm::ivec2 viewport = glm::max(input.view.viewport, glm::ivec2(1));
+    const bool volume = input.look.dye == DyeStyle::Volume;
+    const Status prepared = m_targets.Prepare(viewport, kSamples, volume && input.look.halfResolution ? 2 : 1);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(target));
     glViewport(0, 0, viewport.x, viewport.y);
-    glDepthMask(GL_TRUE);
-    glClearDepth(1.0);
-    glClear(GL_DEPTH_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_CULL_FACE);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
-    DrawBackground();
+    glDepthMask(GL_TRUE);
+    if (!prepared) {  // no HDR target (cannot happen on a GL that passed Create): a black frame
+        glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        return;
+    }
+    UpdateVolume(input);
+    m_timings.grid = m_volumeTextures.Grid();
+    m_timings.marchSize = m_targets.MarchSize();
+    const Lighting lighting = MakeLighting(input);
 
-    const glm::mat4 viewProjection = input.view.projection * input.view.view;
-    // Pixels per (world metre / clip w): a sprite of diameter s at clip depth w spans
-    // s * pointScale / w pixels, matching how the projection scales geometry vertically.
-    const float pointScale = 0.5f * static_cast<float>(viewport.y) * input.view.projection[1][1];
-
+    m_targets.BindScene();
+    glClearDepth(1.0);
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);  // nothing drawn: the backdrop, added by Composite
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
-    // Opaque spheres first, writing depth, so everything blended later is hidden behind them.
-    if (!input.spheres.empty()) DrawSpheres(input, viewProjection);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // shaders output premultiplied alpha
-    if (input.showBounds) DrawBounds(input, viewProjection);
+    if (input.look.floor) DrawFloor(input, lighting);
+    if (!input.spheres.empty()) DrawSpheres(input, lighting);
+    m_timings.marchMs = 0.0;
+    if (volume && m_volumeTextures.HasMedium()) DrawVolume(input, lighting);
 
-    // Sprites test against the spheres and the box but never write depth, so they all blend
-    // with each other whatever their order.
+    // Blended things test against the spheres and the floor but write no depth. The particles
+    // are weighted blended (order-independent); the bounds and vortons after them plainly.
     glDepthMask(GL_FALSE);
     glEnable(GL_PROGRAM_POINT_SIZE);
-    if (!input.tracerPositions.empty()) {
-        glUseProgram(m_tracers.Id());
-        glUniformMatrix4fv(m_tracers.Uniform("uViewProjection"), 1, GL_FALSE,
-                           glm::value_ptr(viewProjection));
-        DrawTracers(input, pointScale);
+    m_timings.particlesMs = 0.0;
+    if (!volume && !input.tracerPositions.empty()) {
+        if (m_profiling) glFinish();  // the scene's passes are not the particles'
+        const auto particlesStart = Clock::now();
+        DrawTracers(input, lighting);
+        if (m_profiling) {
+            glFinish();
+            m_timings.particlesMs = MsSince(particlesStart);
+        }
     }
-    if (input.showVortons && !input.vortonPositions.empty()) {
-        glUseProgram(m_vortons.Id());
-        glUniformMatrix4fv(m_vortons.Uniform("uViewProjection"), 1, GL_FALSE,
-                           glm::value_ptr(viewProjection));
-        DrawVortons(input, pointScale);
-    }
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // shaders output premultiplied alpha
+    if (input.showBounds) DrawBounds(input);
+    if (input.showVortons && !input.vortonPositions.empty()) DrawVortons(input);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glDepthMask(GL_TRUE);
+
+    m_targets.ResolveColor();
+    Composite(lighting, input.look.exposure, GLuint(target));
 
     // Leave the state Dear ImGui's OpenGL3 backend (and most code) assumes.
-    glDepthMask(GL_TRUE);
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_BLEND);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(target));
+    glViewport(0, 0, viewport.x, viewport.y);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(0);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0);
+    if (m_profiling) glFinish();
+    m_timings.drawMs = MsSince(start);
 }
 
-void Renderer::DrawBackground() {
-    glUseProgram(m_background.Id());
-    glUniform3fv(m_background.Uniform("uTop"), 1, glm::value_ptr(kBackgroundTop));
-    glUniform3fv(m_background.Uniform("uBottom"), 1, glm::value_ptr(kBackgroundBottom));
+bool Renderer::ScissorToBox(const Lighting& lighting, glm::vec3 lo, glm::vec3 hi, glm::ivec2 target,
+                            int margin) const {
+    glm::vec2 first(1.0f), last(-1.0f);  // normalised device coordinates
+    for (int c = 0; c < 8; ++c) {
+        const glm::vec3 corner((c & 1) ? hi.x : lo.x, (c & 2) ? hi.y : lo.y, (c & 4) ? hi.z : lo.z);
+        const glm::vec4 clip = lighting.viewProjection * glm::vec4(corner, 1.0f);
+        if (clip.w <= 1e-4f) {  // behind the eye: anything may be covered
+            glDisable(GL_SCISSOR_TEST);
+            return true;
+        }
+        first = glm::min(first, glm::vec2(clip) / clip.w);
+        last = glm::max(last, glm::vec2(clip) / clip.w);
+    }
+    first = glm::max(first, glm::vec2(-1.0f));
+    last = glm::min(last, glm::vec2(1.0f));
+    if (first.x >= last.x || first.y >= last.y) return false;
+    const glm::vec2 size(target);
+    const glm::ivec2 from = glm::max(glm::ivec2(glm::floor((first * 0.5f + 0.5f) * size)) - margin, glm::ivec2(0));
+    const glm::ivec2 to = glm::min(glm::ivec2(glm::ceil((last * 0.5f + 0.5f) * size)) + margin, target);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(from.x, from.y, to.x - from.x, to.y - from.y);
+    return true;
+}
+
+void Renderer::Composite(const Lighting& lighting, float exposure, unsigned targetFramebuffer) {
+    glBindFramebuffer(GL_FRAMEBUFFER, targetFramebuffer);
+    const glm::ivec2 size = m_targets.Size();
+    glViewport(0, 0, size.x, size.y);
+    glUseProgram(m_composite.Id());
+    glActiveTexture(GL_TEXTURE3);
+    glBindTexture(GL_TEXTURE_2D, m_targets.ColorTexture());
+    glUniform1i(m_composite.Uniform("uScene"), 3);
+    glUniform3fv(m_composite.Uniform("uBackdropTop"), 1, glm::value_ptr(lighting.backdropTop));
+    glUniform3fv(m_composite.Uniform("uBackdropBottom"), 1, glm::value_ptr(lighting.backdropBottom));
+    glUniform1f(m_composite.Uniform("uExposure"), exposure > 0.0f ? exposure : 1.0f);
     glBindVertexArray(m_emptyVao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
-}
-
-void Renderer::DrawSpheres(const FrameInput& input, const glm::mat4& viewProjection) {
-    glUseProgram(m_spheres.Id());
-    glUniformMatrix4fv(m_spheres.Uniform("uViewProjection"), 1, GL_FALSE,
-                       glm::value_ptr(viewProjection));
-    glUniformMatrix4fv(m_spheres.Uniform("uView"), 1, GL_FALSE, glm::value_ptr(input.view.view));
-    // Closed convex meshes: the back half is always hidden, so skip shading it.
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glFrontFace(GL_CCW);
-    glBindVertexArray(m_sphereVao);
-    // The view matrix is rigid (a camera pose), so its upper 3x3 turns normals as well.
-    const glm::mat3 viewRotation(input.view.view);
-    for (const SphereInstance& sphere : input.spheres) {
-        const glm::mat3 bodyToView = viewRotation * sphere.rotation;
-        glUniform3fv(m_spheres.Uniform("uCenter"), 1, glm::value_ptr(sphere.center));
-        glUniform1f(m_spheres.Uniform("uRadius"), sphere.radius);
-        glUniformMatrix3fv(m_spheres.Uniform("uRotation"), 1, GL_FALSE,
-                           glm::value_ptr(sphere.rotation));
-        glUniformMatrix3fv(m_spheres.Uniform("uBodyToView"), 1, GL_FALSE,
-                           glm::value_ptr(bodyToView));
-        glUniform3fv(m_spheres.Uniform("uColor"), 1, glm::value_ptr(sphere.color));
-        glUniform1f(m_spheres.Uniform("uHighlight"), sphere.highlight ? 1.0f : 0.0f);
-        glDrawElements(GL_TRIANGLES, m_sphereIndexCount, GL_UNSIGNED_SHORT, nullptr);
-    }
-    glDisable(GL_CULL_FACE);
-}
-
-void Renderer::DrawBounds(const FrameInput& input, const glm::mat4& viewProjection) {
-    const auto lines = BoxEdges(input.boundsMin, input.boundsMax);
-    glUseProgram(m_lines.Id());
-    glUniformMatrix4fv(m_lines.Uniform("uViewProjection"), 1, GL_FALSE,
-                       glm::value_ptr(viewProjection));
-    glUniform4fv(m_lines.Uniform("uColor"), 1, glm::value_ptr(kBoundsColor));
-    glBindVertexArray(m_lineVao);
-    m_lineVertices.Upload(lines.data(), sizeof(lines));
-    glDrawArrays(GL_LINES, 0, Count(lines.size()));
-}
-
-void Renderer::DrawTracers(const FrameInput& input, float pointScale) {
-    const std::size_t count = input.tracerPositions.size();
-    const std::size_t groups = std::min(input.groupColors.size(), kMaxGroups);
-    if (groups > 0) {
-        glUniform4fv(m_tracers.Uniform("uPalette"), Count(groups),
-                     glm::value_ptr(input.groupColors.front()));
-    } else {
-        glUniform4fv(m_tracers.Uniform("uPalette"), 1, glm::value_ptr(kDefaultDye));
-    }
-    glUniform1i(m_tracers.Uniform("uPaletteCount"), std::max<GLint>(Count(groups), 1));
-    glUniform1f(m_tracers.Uniform("uPointScale"), pointScale);
-    glUniform1f(m_tracers.Uniform("uSize"), input.tracerSize);
-    glUniform1f(m_tracers.Uniform("uOpacity"), std::clamp(input.tracerOpacity, 0.0f, 1.0f));
-    glUniform1f(m_tracers.Uniform("uEdge"), kTracerEdge);
-
-    glBindVertexArray(m_tracerVao);
-    // A million tracers are 12 MB a frame: skip the upload when the caller says they are the
-    // ones already in the buffer (a window drawing faster than the simulation steps).
-    const auto stale = [count](std::uint64_t version, std::uint64_t uploaded,
-                               std::size_t uploadedCount) {
-        return version == 0 || version != uploaded || count != uploadedCount;
-    };
-    if (stale(input.tracerPositionsVersion, m_tracerPositionsVersion, m_tracerPositionsCount)) {
-        m_tracerPositions.Upload(input.tracerPositions.data(), count * sizeof(glm::vec3));
-        m_tracerPositionsVersion = input.tracerPositionsVersion;
-        m_tracerPositionsCount = count;
-    }
-    if (input.tracerGroups.size() >= count) {
-        if (stale(input.tracerGroupsVersion, m_tracerGroupsVersion, m_tracerGroupsCount)) {
-            m_tracerGroups.Upload(input.tracerGroups.data(), count * sizeof(std::uint16_t));
-            m_tracerGroupsVersion = input.tracerGroupsVersion;
-            m_tracerGroupsCount = count;
-        }
-        glEnableVertexAttribArray(1);
-    } else {
-        // A disabled array reads the current generic value instead: group 0 for everyone.
-        glDisableVertexAttribArray(1);
-        glVertexAttribI4ui(1, 0, 0, 0, 1);
-    }
-    glDrawArrays(GL_POINTS, 0, Count(count));
-}
-
-void Renderer::DrawVortons(const FrameInput& input, float pointScale) {
-    const std::size_t count = input.vortonPositions.size();
-    glUniform1f(m_vortons.Uniform("uPointScale"), pointScale);
-    glUniform1f(m_vortons.Uniform("uSize"), input.vortonSize);
-    glUniform1f(m_vortons.Uniform("uEdge"), kVortonEdge);
-
-    glBindVertexArray(m_vortonVao);
-    m_vortonPositions.Upload(input.vortonPositions.data(), count * sizeof(glm::vec3));
-    if (input.vortonStrength.size() >= count) {
-        // Colour relative to the strongest vorton so the map spans the whole range every frame.
-        float largest = 0.0f;
-        for (std::size_t i = 0; i < count; ++i)
-            largest = std::max(largest, input.vortonStrength[i]);
-        glUniform1f(m_vortons.Uniform("uStrengthScale"), largest > 0.0f ? 1.0f / largest : 0.0f);
-        m_vortonStrengths.Upload(input.vortonStrength.data(), count * sizeof(float));
-        glEnableVertexAttribArray(1);
-    } else {
-        glDisableVertexAttribArray(1);
-        glUniform1f(m_vortons.Uniform("uStrengthScale"), 1.0f);
-        glVertexAttrib1f(1, kDefaultStrength);
-    }
-    glDrawArrays(GL_POINTS, 0, Count(count));
+    glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 }  // namespace vorton::render

@@ -1,75 +1,47 @@
 #pragma once
 /// \file
-/// Draws one frame of the demo: background, rigid spheres, tracer particles, vortons, bounding
-/// box.
+/// Draws one frame of the demo (issue 13's look): the backdrop, the floor, the rigid spheres,
+/// the dye (a lit, self-shadowed volume or lit particles), vortons and bounding box, in linear
+/// HDR, then tone-mapped into the bound framebuffer.
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include <glm/glm.hpp>
 
+#include "render/dye_lighting.h"
+#include "render/dye_volume.h"
 #include "render/dynamic_buffer.h"
+#include "render/frame_input.h"
+#include "render/frame_targets.h"
 #include "render/shader_program.h"
+#include "render/volume_textures.h"
 #include "sim/result.h"
 
 namespace vorton::render {
 
-/// Background gradient colours (linear RGB 0..1), top and bottom of the viewport.
-inline constexpr glm::vec3 kBackgroundTop{0.105f, 0.125f, 0.165f};
-inline constexpr glm::vec3 kBackgroundBottom{0.012f, 0.013f, 0.018f};
-/// Most dye groups FrameInput::groupColors can hold; extra entries are ignored.
-inline constexpr std::size_t kMaxGroups = 64;
-
-/// Camera matrices for one frame.
-struct SceneView {
-    glm::mat4 view{1.0f};        ///< world -> view
-    glm::mat4 projection{1.0f};  ///< view -> clip (perspective; projection[1][1] sets sprite size)
-    glm::vec3 eye{0.0f};         ///< camera position, m
-    glm::ivec2 viewport{1, 1};   ///< pixels; Draw() renders into (0,0)..viewport
+/// Where the time of the last Draw went, ms (wall clock on the calling thread).
+struct RenderTimings {
+    double splatMs = 0.0;    ///< tracers into the dye grid, with its blur (0 when not rebuilt)
+    double lightMs = 0.0;    ///< the light and sky sweeps (0 when not rebuilt)
+    double uploadMs = 0.0;   ///< the 3D textures' upload (0 when not rebuilt)
+    /// The march and its blend into the scene; measured only with SetProfiling(true) (which
+    /// waits for the GPU around it), else 0.
+    double marchMs = 0.0;
+    /// The particle mode's tracer pass (particles only); measured only with SetProfiling(true),
+    /// else 0.
+    double particlesMs = 0.0;
+    /// The whole Draw; with profiling, until the GPU is done.
+    double drawMs = 0.0;
+    VolumeGrid grid;         ///< the dye grid in use
+    glm::ivec2 marchSize{0}; ///< pixels the volume is marched at
 };
 
-/// A rigid sphere to draw: lit, opaque, with a surface pattern fixed in the
-/// body so that its rotation shows.
-struct SphereInstance {
-    glm::vec3 center{0.0f};    ///< m, world space
-    float radius = 0.1f;       ///< m
-    glm::mat3 rotation{1.0f};  ///< body → world
-    glm::vec3 color{0.9f};     ///< linear RGB 0..1
-    bool highlight = false;    ///< hovered or grabbed: drawn brighter with a rim
-};
-
-/// What to draw; spans are read during Draw() only (no ownership).
-struct FrameInput {
-    SceneView view;
-    /// m, world space, z up.
-    std::span<const glm::vec3> tracerPositions;
-    /// Per tracer, index into groupColors (same length as tracerPositions). If empty or shorter,
-    /// every tracer uses group 0. Indices past the palette use its last colour.
-    std::span<const std::uint16_t> tracerGroups;
-    /// Names the contents of tracerPositions (and of tracerGroups): when non-zero and equal to
-    /// the previous Draw's, with the same length, the buffer uploaded then is drawn again and
-    /// the span is not read. 0: upload every Draw.
-    std::uint64_t tracerPositionsVersion = 0;
-    std::uint64_t tracerGroupsVersion = 0;
-    /// RGBA dye colour per group, up to kMaxGroups entries; alpha scales opacity. Empty: pale grey.
-    std::span<const glm::vec4> groupColors;
-    float tracerSize = 0.006f;    ///< world-space diameter of a tracer sprite, m
-    float tracerOpacity = 0.35f;  ///< 0..1 per sprite; overlapping sprites build up density
-    bool showVortons = false;
-    std::span<const glm::vec3> vortonPositions;  ///< m
-    /// |vorticity| per vorton, 1/s, coloured relative to the largest (may be empty: one colour).
-    std::span<const float> vortonStrength;
-    float vortonSize = 0.02f;  ///< m
-    /// Rigid spheres; they hide the tracers behind them.
-    std::span<const SphereInstance> spheres;
-    bool showBounds = false;
-    glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};  ///< axis-aligned box drawn as 12 lines, m
-};
-
-/// Owns the GL programs and buffers for drawing frames. Create and destroy it with the same
-/// GL context current; not thread-safe.
+/// Owns the GL programs, buffers and targets for drawing frames. Create and destroy it with
+/// the same GL context current; not thread-safe.
 class Renderer {
 public:
     /// Compiles the shaders found in shaderDir (errors name the file and the GLSL log). Needs a
@@ -79,27 +51,64 @@ public:
     Renderer& operator=(const Renderer&) = delete;
     ~Renderer();  // frees GL objects
 
-    /// Into the bound framebuffer (which needs a depth buffer for the spheres to hide what is
-    /// behind them): clears depth, draws a dark vertical gradient background, then the spheres
-    /// (opaque, lit, body-fixed stripes; depth tested and written), then the optional bounding
-    /// box, tracers (soft round point sprites, world-size with perspective, coloured by group)
-    /// and optional vortons, blended and depth tested so the spheres hide what is behind them;
-    /// sprites write no depth, so they never hide each other. Uploads each span at most once per
-    /// call, the tracers only when their version changed (FrameInput::tracerPositionsVersion).
-    /// Leaves GL state as ImGui's backend expects: no program/VAO bound, depth test, blending and
-    /// face culling off, depth writes on.
+    /// Draws the frame into the framebuffer bound at the call, over (0,0)..viewport:
+    /// 1. into a multisampled linear-HDR target: the floor (Look::floor) and the spheres
+    ///    (opaque, depth-tested), lit by the key light fixed in the world;
+    /// 2. in volume mode, the dye ray-marched against that depth (at full or half resolution)
+    ///    and laid over it; in particle mode, lit Gaussian sprites as wide as the local tracer
+    ///    spacing (read from the dye grid), in depth order by weighted blended order-independent
+    ///    transparency (McGuire and Bavoil 2013), then laid over it; then the optional bounding
+    ///    box and vortons;
+    /// 3. the target resolved, laid over the backdrop and tone-mapped (exposure, filmic curve,
+    ///    sRGB) into the caller's framebuffer, every pixel written.
+    /// The dye grid is rebuilt (CPU, oneTBB) only when the tracers' version, the palette or the
+    /// look's dye settings changed. Leaves GL state as ImGui's backend expects: the caller's
+    /// framebuffer bound, no program/VAO bound, depth test, blending and culling off, depth
+    /// writes on, texture unit 0 active.
     void Draw(const FrameInput& input);
+
+    /// With profiling on, Draw waits for the GPU around the volume pass and at its end so that
+    /// RenderTimings::marchMs and drawMs measure the GPU's work (slower; for measurements).
+    void SetProfiling(bool on) { m_profiling = on; }
+    const RenderTimings& Timings() const { return m_timings; }
+
+    /// Samples per pixel of the HDR target (the window's and the headless frames' 4).
+    static constexpr int kSamples = 4;
 
 private:
     Renderer();
-    void DrawBackground();
-    void DrawSpheres(const FrameInput& input, const glm::mat4& viewProjection);
-    void DrawBounds(const FrameInput& input, const glm::mat4& viewProjection);
-    void DrawTracers(const FrameInput& input, float pointScale);
-    void DrawVortons(const FrameInput& input, float pointScale);
+    /// The frame's light and camera, shared by the lit programs (lighting.glsl's uniforms).
+    struct Lighting {
+        glm::vec3 toLight{0.0f, 0.0f, 1.0f};
+        glm::vec3 key{1.0f};                                // key light radiance
+        glm::vec3 sky{0.3f};                                // sky radiance
+        glm::vec3 backdropTop{0.0f}, backdropBottom{0.0f};  // radiance
+        std::vector<glm::vec4> shadowSpheres;               // centre, radius
+        glm::mat4 viewProjection{1.0f};
+        glm::mat4 inverseViewProjection{1.0f};
+        float fogStart = 0.0f;                              // m from the eye
+    };
+    void UpdateVolume(const FrameInput& input);
+    Lighting MakeLighting(const FrameInput& input) const;
+    void SetLighting(const ShaderProgram& program, const Lighting& lighting) const;
+    void DrawFloor(const FrameInput& input, const Lighting& lighting);
+    void DrawSpheres(const FrameInput& input, const Lighting& lighting);
+    void DrawVolume(const FrameInput& input, const Lighting& lighting);
+    void DrawBounds(const FrameInput& input);
+    void DrawTracers(const FrameInput& input, const Lighting& lighting);
+    void DrawVortons(const FrameInput& input);
+    void Composite(const Lighting& lighting, float exposure, unsigned targetFramebuffer);
+    /// Limits drawing to the pixels of a target of `target` pixels that the box [lo, hi] (m)
+    /// can cover, grown by `margin` pixels; the whole target when the box reaches behind the
+    /// eye. Returns false when the box is wholly off screen.
+    bool ScissorToBox(const Lighting& lighting, glm::vec3 lo, glm::vec3 hi, glm::ivec2 target, int margin) const;
 
-    ShaderProgram m_background;
+    ShaderProgram m_floor;
+    ShaderProgram m_march;
+    ShaderProgram m_apply;
+    ShaderProgram m_composite;
     ShaderProgram m_tracers;
+    ShaderProgram m_particleResolve;
     ShaderProgram m_vortons;
     ShaderProgram m_lines;
     ShaderProgram m_spheres;
@@ -121,6 +130,26 @@ private:
     DynamicBuffer m_vortonPositions;
     DynamicBuffer m_vortonStrengths;
     DynamicBuffer m_lineVertices;
+
+    FrameTargets m_targets;
+    DyeVolume m_dye;
+    DyeLighting m_dyeLighting;
+    VolumeTextures m_volumeTextures;
+    std::vector<glm::vec4> m_linearPalette;
+    /// What the volume was last built from (see UpdateVolume); a mismatch rebuilds it.
+    struct VolumeKey {
+        std::uint64_t positions = 0, groups = 0;
+        std::size_t count = 0;
+        std::vector<glm::vec4> palette;
+        std::vector<glm::vec4> spheres;  // centre, radius: they shadow the dye
+        float tracerVolume = 0, extinction = 0, absorption = 0, gamma = 0, azimuth = 0, elevation = 0, key = 0, sky = 0;
+        int voxels = 0;
+        bool operator==(const VolumeKey&) const = default;
+    };
+    VolumeKey m_volumeKey;
+    int m_max3DTexture = 256;
+    bool m_profiling = false;
+    RenderTimings m_timings;
 };
 
 }  // namespace vorton::render

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 namespace vorton::render {
@@ -35,12 +36,38 @@ std::string ProgramLog(GLuint program) {
     return log;
 }
 
+// Replaces each line `#include "FILE"` with the text of FILE from the shader's folder (one
+// level: included files include nothing).
+Result<std::string> ExpandIncludes(const std::string& text, const std::filesystem::path& dir) {
+    static constexpr std::string_view kDirective = "#include \"";
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        end = end == std::string::npos ? text.size() : end + 1;
+        const std::string_view line(text.data() + start, end - start);
+        const std::size_t close = line.find('"', kDirective.size());
+        if (line.starts_with(kDirective) && close != std::string_view::npos) {
+            auto included = ReadText(dir / std::string(line.substr(kDirective.size(), close - kDirective.size())));
+            if (!included) return Error{included.error()};
+            out += included.value();
+            out += '\n';
+        } else {
+            out += line;
+        }
+        start = end;
+    }
+    return out;
+}
+
 Result<GLuint> Compile(GLenum stage, const std::filesystem::path& path) {
-    auto source = ReadText(path);
-    if (!source) return Error{source.error()};
+    auto text = ReadText(path);
+    if (!text) return Error{text.error()};
+    auto source = ExpandIncludes(text.value(), path.parent_path());
+    if (!source) return Error{path.string() + ": " + source.error()};
     const GLuint shader = glCreateShader(stage);
-    const char* text = source.value().c_str();
-    glShaderSource(shader, 1, &text, nullptr);
+    const char* code = source.value().c_str();
+    glShaderSource(shader, 1, &code, nullptr);
     glCompileShader(shader);
     GLint ok = GL_FALSE;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);

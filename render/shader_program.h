@@ -12,9 +12,10 @@ namespace vorton::render {
 /// Owns one GL program object. Move-only; needs the creating context current when destroyed.
 class ShaderProgram {
 public:
-    /// Reads `dir/vertexFile` and `dir/fragmentFile`, compiles and links them. Errors name the
-    /// file that could not be read or compiled (with the GLSL info log) or the pair that failed
-    /// to link.
+    /// Reads `dir/vertexFile` and `dir/fragmentFile`, compiles and links them. A line
+    /// `#include "FILE"` in either is replaced by the text of dir/FILE (shared GLSL such as
+    /// lighting.glsl; one level deep). Errors name the file that could not be read or compiled
+    /// (with the GLSL info log) or the pair that failed to link.
     static Result<ShaderProgram> Load(const std::filesystem::path& dir,
                                       const std::string& vertexFile,
                                       const std::string& fragmentFile);

@@ -1,6 +1,7 @@
 #include "param_access.h"
 
 #include "json_lines.h"
+#include "display_settings.h"
 #include "scene.h"
 
 #include <charconv>
@@ -113,6 +114,7 @@ template Status AssignParam(SimParams&, const ParamInfo<SimParams>&, const std::
 template Status AssignParam(DensityGroup&, const ParamInfo<DensityGroup>&, const std::string&, const json&);
 template Status AssignParam(BodySpec&, const ParamInfo<BodySpec>&, const std::string&, const json&);
 template Status AssignParam(CameraSettings&, const ParamInfo<CameraSettings>&, const std::string&, const json&);
+template Status AssignParam(DisplaySettings&, const ParamInfo<DisplaySettings>&, const std::string&, const json&);
 
 namespace {
 

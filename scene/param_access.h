@@ -23,11 +23,12 @@ namespace vorton {
 Status SetParam(SceneSetup& setup, const std::string& key, const nlohmann::json& value);
 
 struct CameraSettings;
+struct DisplaySettings;
 
 /// Sets the field of `target` that `info` describes from a JSON value, with
 /// the checks SetParam makes (type, range inclusive at its ends compared in
 /// float, whole numbers for counts); `key` names it in the error. Defined for
-/// SimParams, DensityGroup, BodySpec and CameraSettings.
+/// SimParams, DensityGroup, BodySpec, CameraSettings and DisplaySettings.
 template <typename Struct>
 Status AssignParam(Struct& target, const ParamInfo<Struct>& info, const std::string& key, const nlohmann::json& value);
 

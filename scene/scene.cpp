@@ -148,7 +148,7 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
 
 std::span<const ParamInfo<CameraSettings>> CameraParamInfos() {
     using C = CameraSettings;
-    static const std::array<ParamInfo<C>, 7> infos{{
+    static const std::array<ParamInfo<C>, 8> infos{{
         {"target", "Target", "m", &C::target, -1.0e4f, 1.0e4f, false, false, "the point the camera orbits and looks at"},
         {"distance", "Distance", "m", &C::distance, 1.0e-3f, 1.0e4f, false, false, "from the target"},
         {"yaw", "Yaw", "deg", &C::yaw, -360.0f, 360.0f, false, false, "about the vertical (z) axis"},
@@ -159,6 +159,9 @@ std::span<const ParamInfo<CameraSettings>> CameraParamInfos() {
         {"fit", "Frame the dye", "", &C::fit, 0.0f, 1.0f, false, false,
          "on load and reset, aim at the dye and bodies from the distance that frames them; false: the target "
          "and distance given here"},
+        {"frame_bodies", "Frame the bodies", "radii", &C::frameBodies, 0.0f, 100.0f, false, false,
+         "with bodies, frame them and only the dye within this many of their radii of their surfaces (in a "
+         "box; a moving ball, not all of its wake), moving the view with them; 0: all the dye"},
     }};
     return infos;
 }
@@ -181,7 +184,7 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
     const Context ctx{doc, displayName};
     const json& root = doc.root;
     if (Status s = CheckKeys(ctx, root, "", "a scene",
-                             {"version", "name", "description", "params", "camera", "groups", "bodies"});
+                             {"version", "name", "description", "params", "camera", "display", "groups", "bodies"});
         !s) {
         return Error{s.error()};
     }
@@ -248,6 +251,13 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
         }
         if (Status s = ReadTable(ctx, cam, "/camera", CameraParamInfos(), "", scene.camera); !s) {
             return Error{s.error()};
+        }
+    }
+    if (root.contains("display")) {
+        const json& display = root["display"];
+        if (!display.is_object()) return ctx.At("/display", "\"display\" must be an object");
+        for (const auto& [key, value] : display.items()) {
+            if (Status s = SetDisplayParam(scene.display, key, value); !s) return ctx.At("/display/" + key, s.error());
         }
     }
     if (const std::string problem = SetupProblem(scene.setup); !problem.empty()) {
@@ -329,6 +339,12 @@ Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::s
         auto kv = ParseAssignment(assignment);
         if (!kv) return Error{"--set " + assignment + ": " + kv.error()};
         const std::string& key = kv.value().first;
+        if (key.starts_with("display.")) {
+            if (Status s = SetDisplayParam(scene.value().display, key, kv.value().second); !s) {
+                return Error{"--set " + assignment + ": " + s.error()};
+            }
+            continue;
+        }
         if (key.starts_with("camera.")) {
             if (Status s = SetCameraParam(scene.value().camera, key, kv.value().second); !s) {
                 return Error{"--set " + assignment + ": " + s.error()};

@@ -4,7 +4,8 @@
 ///
 ///     { "version": 1, "description": "...",
 ///       "params": { "ambient_density": 1000, "vorton_count": 4000 },
-///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45, "follow": false },
+///       "camera": { "target": [0,0,0], "distance": 2.5, "yaw": 30, "pitch": 15, "fov": 45, "follow": false,
+///                   "fit": true, "frame_bodies": 0 },
 ///       "groups": [ { "name": "drop", "shape": "sphere", "center": [0,0,0.4],
 ///                     "radius": 0.2, "halo": 0.06, "density_deviation": 50,
 ///                     "dye": [0.2,0.45,1] } ],
@@ -14,7 +15,8 @@
 /// "params" takes the keys of SimParamInfos(); a group takes "name", "shape"
 /// (sphere, box, torus) and the keys of GroupParamInfos(); "bodies"
 /// (optional) takes "name" and the keys of BodyParamInfos(); "camera" the
-/// keys of CameraParamInfos(). Every value is checked by the same code as
+/// keys of CameraParamInfos(); "display" those of DisplayChoices() and
+/// DisplayParamInfos() (SetDisplayParam). Every value is checked by the same code as
 /// `--set` (AssignParam). Group and body names share one namespace (no '.', '='
 /// or spaces). A setup that SetupProblem() rejects is an error at the named
 /// group's or body's line. Errors name file:line and the problem; unknown
@@ -28,6 +30,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
+#include "scene/display_settings.h"
 #include "sim/result.h"
 #include "sim/particles/seeding.h"
 
@@ -42,6 +45,9 @@ struct CameraSettings {
     float fovY = 45.0f;
     bool follow = false;  ///< keep the dye and bodies framed as they move
     bool fit = true;      ///< on load and reset, frame the dye and bodies (else target and distance as given)
+    /// With bodies: fit and follow frame them and only the dye within this many of their radii
+    /// of their surfaces (so a long wake does not shrink a moving ball to a speck); 0: all the dye.
+    float frameBodies = 0.0f;
 };
 
 /// The camera keys of a scene file ("camera": {...}), as a parameter table.
@@ -56,6 +62,7 @@ struct Scene {
     std::filesystem::path file;
     SceneSetup setup;
     CameraSettings camera;
+    DisplaySettings display;
 };
 
 /// Parses scene text; `displayName` (usually the path) prefixes error messages.
@@ -76,7 +83,8 @@ Result<std::filesystem::path> ResolveScenePath(const std::string& nameOrFile, co
 /// `--set` takes them) applied in order, and the result checked with
 /// SetupProblem(). Errors name the file:line, or the assignment (for a setup
 /// problem, every assignment given, and the body or group); "camera.<key>"
-/// assignments set the scene's camera (SetCameraParam); the messages
+/// assignments set the scene's camera (SetCameraParam), "display.<key>" its
+/// display settings (SetDisplayParam); the messages
 /// call the scene `--scene` and an assignment `--set`, as on the command line.
 Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::string> sets);
 

@@ -1,15 +1,16 @@
 #version 330 core
-// A round point sprite that fades towards its rim. Output is premultiplied alpha.
+// A round point sprite: a Gaussian blob (uEdge < 0) or a disc fading from radius uEdge to its
+// rim. vColor is premultiplied; so is the output.
 in vec4 vColor;
-uniform float uEdge;  // radius (0..1) where the fade starts: 0 = soft blob, 0.7 = crisp disc
+uniform float uEdge;
 out vec4 fragColor;
+
+const float kSigma = 0.4;  // Gaussian width in sprite radii: exp(-r^2/(2 kSigma^2)) is 0.04 at the rim
 
 void main() {
     vec2 d = gl_PointCoord * 2.0 - 1.0;
-    float r = length(d);
-    if (r > 1.0) discard;
-    float alpha = vColor.a * (1.0 - smoothstep(uEdge, 1.0, r));
-    // A faint hot core makes dense clusters read as glowing rather than flat.
-    vec3 color = mix(vColor.rgb, vec3(1.0), 0.25 * (1.0 - smoothstep(0.0, 0.5, r)));
-    fragColor = vec4(color * alpha, alpha);
+    float r2 = dot(d, d);
+    if (r2 > 1.0) discard;
+    float falloff = uEdge < 0.0 ? exp(-0.5 * r2 / (kSigma * kSigma)) : 1.0 - smoothstep(uEdge, 1.0, sqrt(r2));
+    fragColor = vColor * falloff;
 }

@@ -25,5 +25,6 @@ void main() {
     vec4 clip = uViewProjection * vec4(aPosition, 1.0);
     gl_Position = clip;
     gl_PointSize = max(uSize * uPointScale / max(clip.w, 1e-6), 2.0);
-    vColor = vec4(Warm(aStrength * uStrengthScale), 0.85);
+    // Premultiplied linear radiance, bright enough to read over lit dye.
+    vColor = vec4(2.0 * pow(Warm(aStrength * uStrengthScale), vec3(2.2)), 1.0) * 0.85;
 }

@@ -60,7 +60,11 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
         ->needs(dump);
     app.add_option("--record", o.record, "record FILE.mp4 (through ffmpeg) or a PNG sequence into DIR/");
     app.add_flag("--record-panel", o.recordPanel, "include the control panel in recorded frames");
-    app.add_option("--screenshot-dir", o.screenshotDir, "folder for screenshots (F12 / P key)")->capture_default_str();
+    app.add_option("--screenshot-dir", o.screenshotDir, "folder for screenshots (F12 / P key, --shots)")
+        ->capture_default_str();
+    app.add_option("--shots", o.shots, "save a PNG of each of these steps, e.g. 0,150,500 (headless: draws only these)")
+        ->delimiter(',')
+        ->check(WholeNumber(0, 1000000000));
     app.add_option("--size", size, "framebuffer size WxH in pixels (default 1280x720)");
     app.add_flag("--list-scenes", o.listScenes, "print the scene names and exit");
     app.add_flag("--list-params", o.listParams, "print every parameter of the scene and exit");
@@ -86,6 +90,12 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
         result.exitCode = kExitUsage;
         result.message = "vorton: --record draws frames, which --no-render does not; use --headless to record "
                          "without a window";
+        return result;
+    }
+    if (!o.shots.empty() && o.noRender) {
+        result.exitNow = true;
+        result.exitCode = kExitUsage;
+        result.message = "vorton: --shots draws frames, which --no-render does not; use --headless";
         return result;
     }
     if (!o.record.empty() && o.record.back() != '/' && !HasVideoExtension(o.record)) {

@@ -5,7 +5,8 @@
 ///     vorton [--scene NAME|FILE] [--headless | --no-render] [--frames N]
 ///            [--threads T] [--set KEY=VALUE]... [--stats DIR]
 ///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|DIR]
-///            [--size WxH] [--list-scenes] [--list-params]
+///            [--size WxH] [--shots STEP,STEP...] [--screenshot-dir DIR]
+///            [--list-scenes] [--list-params]
 
 #include <cstdint>
 #include <string>
@@ -29,6 +30,9 @@ struct Options {
     std::string record;        ///< FILE.mp4 or DIR (PNG sequence)
     bool recordPanel = false;  ///< include the panel in recorded frames
     std::string screenshotDir = ".";
+    /// Steps to save a PNG of (vorton_SCENE_STEP.png in screenshotDir); a headless run with
+    /// shots and no recording draws only those frames, and without --frames stops at the last.
+    std::vector<std::int64_t> shots;
     int width = 1280, height = 720;
     bool listScenes = false;
     bool listParams = false;

@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include <algorithm>
 #include <csignal>
 #include <ostream>
 
@@ -53,7 +54,11 @@ Status RunOutputs::AfterStep(const Simulation& sim) {
     return Ok{};
 }
 
-std::int64_t FramesWithoutWindow(const Options& options) { return options.frames > 0 ? options.frames : 250; }
+std::int64_t FramesWithoutWindow(const Options& options) {
+    if (options.frames > 0) return options.frames;
+    if (!options.shots.empty()) return std::max<std::int64_t>(1, *std::max_element(options.shots.begin(), options.shots.end()));
+    return 250;
+}
 
 int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();

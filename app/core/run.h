@@ -42,7 +42,7 @@ inline int ExitForSignal(int signal) { return 128 + signal; }
 /// pauses (Reset after a change); a run without one has ended with exit 3.
 std::string BlowUpAdvice(bool window);
 
-/// Number of steps to run when no window decides: --frames, else 250.
+/// Number of steps to run when no window decides: --frames, else the last of --shots, else 250.
 std::int64_t FramesWithoutWindow(const Options& options);
 
 /// --no-render: steps the scene options.frames times in a task arena of

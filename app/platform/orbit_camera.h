@@ -4,7 +4,7 @@
 
 #include <glm/glm.hpp>
 
-#include "render/renderer.h"
+#include "render/frame_input.h"
 
 namespace vorton::platform {
 

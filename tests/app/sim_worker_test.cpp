@@ -2,6 +2,7 @@
 // simulation stepped directly, free-running steps happen without the caller waiting, and
 // edits, grabs, resets, scene changes and thread counts apply at step boundaries.
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -159,6 +160,26 @@ TEST(SimWorker, VortonsAreCopiedOnceShownEvenWhilePaused) {
     EXPECT_EQ(front.vortonPositions.size(), front.vortonCount);
     EXPECT_EQ(front.vortonStrength.size(), front.vortonCount);
     EXPECT_EQ(front.stepCount, 0);
+}
+
+TEST(SimWorker, TracerSpeedsAreCopiedWhenAskedFor) {
+    // For colouring the dye by speed: one |velocity| per tracer, none unless asked. After a few
+    // steps the sinking drop's tracers move (the dye drop reaches tens of cm/s).
+    const SceneSetup setup = SmallSetup();
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    SimWorker::FrameRequest request = Running();
+    for (int i = 0; i < 3; ++i) LockStepFrame(*worker, request, front);
+    EXPECT_TRUE(front.tracerSpeeds.empty());
+    request.tracerSpeeds = true;
+    LockStepFrame(*worker, request, front);
+    ASSERT_EQ(front.tracerSpeeds.size(), front.tracerPositions.size());
+    const float fastest = *std::max_element(front.tracerSpeeds.begin(), front.tracerSpeeds.end());
+    EXPECT_GT(fastest, 0.0f);
+    EXPECT_LT(fastest, setup.params.maxSpeed);
+    request.tracerSpeeds = false;
+    LockStepFrame(*worker, request, front);
+    EXPECT_TRUE(front.tracerSpeeds.empty());
 }
 
 TEST(SimWorker, GrabbedBodyMovesToItsTargetInOneStep) {

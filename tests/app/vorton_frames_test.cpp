@@ -1,12 +1,14 @@
 // End-to-end frames: the real `vorton` executable's PNGs and MP4s (what the
 // camera frames, the drop sinking, one video frame per step, SIGTERM mid-video).
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
@@ -95,7 +97,8 @@ TEST(VortonExe, FirstFrameOfEverySceneFramesTheDyeAndBodies) {
     // Issue 13: the dye covered 1 % of the frame. On load the camera aims at the dye and bodies
     // and backs off until they span 0.6 of the frame's height or 0.8 of its width, whichever
     // is tighter; the issue asks for at least a third of the height. Without the framing
-    // (camera.fit=false) dye_drop spans 0.14 of the height and vortex_ring 0.19.
+    // (camera.fit=false) dye_drop spans 0.14 of the height and vortex_ring 0.19. The floor is
+    // off: it is context, not the subject, and would fill the bottom rows.
     const RunResult list = RunVorton("--list-scenes");
     ASSERT_EQ(list.exitCode, 0);
     std::istringstream names(list.output);
@@ -103,7 +106,7 @@ TEST(VortonExe, FirstFrameOfEverySceneFramesTheDyeAndBodies) {
     for (std::string scene; names >> scene;) {
         const fs::path dir = TempDir("frame_" + scene);
         const RunResult r = RunVorton("--headless --scene " + scene + " --frames 1 --size 320x180 " + kSmall +
-                                      " --record " + dir.string() + "/");
+                                      " --set display.floor=false --record " + dir.string() + "/");
         ASSERT_EQ(r.exitCode, 0) << scene << ": " << r.output;
         int height = 0;
         const auto [first, last] = DrawnRows(dir / "frame_000000.png", &height);
@@ -115,6 +118,103 @@ TEST(VortonExe, FirstFrameOfEverySceneFramesTheDyeAndBodies) {
         ++scenes;
     }
     EXPECT_GE(scenes, 8);
+}
+
+/// Luminance (Rec. 709 weights on the 0..255 sRGB values) of the blue pixels of an image, by row.
+struct DyeRows {
+    int width = 0, height = 0;
+    std::vector<std::vector<double>> luminance;  // per row, of its blue pixels
+    int first = -1, last = -1;                    // rows with blue pixels
+};
+DyeRows BlueRows(const fs::path& png) {
+    DyeRows rows;
+    int n = 0;
+    unsigned char* data = stbi_load(png.c_str(), &rows.width, &rows.height, &n, 3);
+    if (!data) return rows;
+    rows.luminance.resize(std::size_t(rows.height));
+    for (int y = 0; y < rows.height; ++y) {
+        for (int x = 0; x < rows.width; ++x) {
+            const unsigned char* p = data + 3 * (y * rows.width + x);
+            if (p[2] > 60 && p[2] > p[0] + 30 && p[2] > p[1] + 10) {
+                rows.luminance[std::size_t(y)].push_back(0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]);
+                if (rows.first < 0) rows.first = y;
+                rows.last = y;
+            }
+        }
+    }
+    stbi_image_free(data);
+    return rows;
+}
+
+double MeanOverRows(const DyeRows& rows, int from, int to) {
+    double sum = 0.0;
+    std::size_t count = 0;
+    for (int y = from; y <= to; ++y) {
+        for (double l : rows.luminance[std::size_t(y)]) sum += l;
+        count += rows.luminance[std::size_t(y)].size();
+    }
+    return count > 0 ? sum / double(count) : 0.0;
+}
+
+TEST(VortonExe, ShotsShowTheDyeShadedAndFramed) {
+    // --shots writes the listed steps and no others, and stops after the last. The drop at step
+    // 40 (0.8 s) is drawn as a volume lit from above (the key light 55 degrees up, the sky):
+    // the top third of its rows must be brighter than the bottom third, which the dye shadows.
+    // Measured 1.66x (1.57x lit by the sky alone); the flat sprites drawn before issue 13
+    // measured 1.10x. It must also span more than a third of the frame without touching its
+    // edges.
+    const fs::path dir = TempDir("shots");
+    const RunResult r = RunVorton("--headless --scene dye_drop --size 320x180 " + kSmall +
+                                  " --shots 0,40 --screenshot-dir " + dir.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    int files = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir)) ++files;
+    EXPECT_EQ(files, 2);
+    ASSERT_TRUE(fs::exists(dir / "vorton_dye_drop_000000.png"));
+    const fs::path shot = dir / "vorton_dye_drop_000040.png";
+    ASSERT_TRUE(fs::exists(shot)) << r.output;
+    const DyeRows rows = BlueRows(shot);
+    ASSERT_GE(rows.first, 0) << "no dye in the shot";
+    const int span = rows.last - rows.first + 1;
+    EXPECT_GT(double(span) / rows.height, 1.0 / 3.0) << rows.first << ".." << rows.last;
+    EXPECT_GT(rows.first, 0);
+    EXPECT_LT(rows.last, rows.height - 1);
+    const double top = MeanOverRows(rows, rows.first, rows.first + span / 3);
+    const double bottom = MeanOverRows(rows, rows.last - span / 3, rows.last);
+    EXPECT_GT(top, 1.4 * bottom) << "top " << top << " bottom " << bottom << ": the dye looks flat";
+}
+
+/// Mean image row of clearly red and of clearly blue pixels (-1 when none).
+std::pair<double, double> RedAndBlueRows(const fs::path& png) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load(png.c_str(), &w, &h, &n, 3);
+    double red = 0.0, blue = 0.0, reds = 0.0, blues = 0.0;
+    for (int y = 0; data && y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = data + 3 * (y * w + x);
+            if (p[0] > 120 && p[0] > p[2] + 60) red += y, reds += 1.0;
+            if (p[2] > 120 && p[2] > p[0] + 60) blue += y, blues += 1.0;
+        }
+    }
+    if (data) stbi_image_free(data);
+    return {reds > 50.0 ? red / reds : -1.0, blues > 50.0 ? blue / blues : -1.0};
+}
+
+TEST(VortonExe, ColourByDensityShowsHeavyRedAndLightBlue) {
+    // two_drops dyes its heavy upper drop blue and its light lower drop red; coloured by
+    // density deviation (issue 13, item 7) heavy is red and light is blue, so the colours swap.
+    const fs::path dir = TempDir("colour");
+    for (const char* colour : {"dye", "density"}) {
+        const RunResult r = RunVorton(std::string("--headless --scene two_drops --size 320x180 ") + kSmall +
+                                      " --shots 0 --screenshot-dir " + (dir / colour).string() +
+                                      " --set display.colour=" + colour);
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+    }
+    const auto [dyeRed, dyeBlue] = RedAndBlueRows(dir / "dye" / "vorton_two_drops_000000.png");
+    const auto [densityRed, densityBlue] = RedAndBlueRows(dir / "density" / "vorton_two_drops_000000.png");
+    ASSERT_GE(std::min({dyeRed, dyeBlue, densityRed, densityBlue}), 0.0) << "both drops should show";
+    EXPECT_LT(dyeBlue, dyeRed) << "dye colours: the heavy blue drop is above";
+    EXPECT_LT(densityRed, densityBlue) << "by density: the heavy drop above is red";
 }
 
 TEST(VortonExe, FollowKeepsTheSinkingDropInTheMiddleThird) {
@@ -129,6 +229,32 @@ TEST(VortonExe, FollowKeepsTheSinkingDropInTheMiddleThird) {
     ASSERT_GT(last.count, 300.0);
     EXPECT_GT(last.y, 80.0);
     EXPECT_LT(last.y, 160.0);
+}
+
+TEST(VortonExe, FollowFramesTheFallingBallNotItsWholeWake) {
+    // falling_ball frames the ball and the dye within a quarter radius of it (camera.frame_bodies),
+    // not the whole dye box, which holds a wake growing as long as the ball's fall. After 3 s
+    // (1.5 m of fall) the ball must span at least a third of the frame's height (measured
+    // 0.38); framing all the dye (frame_bodies=0) it spans less (measured 0.09). The dye is made
+    // clear (extinction 0) so that the drawn rows are the ball's.
+    const fs::path dir = TempDir("falling_ball");
+    double spans[2] = {0.0, 0.0};
+    for (const int margin : {0, 1}) {
+        const fs::path shots = dir / std::to_string(margin);
+        const std::string frame = margin == 0 ? " --set camera.frame_bodies=0" : "";
+        const RunResult r = RunVorton("--headless --scene falling_ball --size 320x180 " + kSmall + frame +
+                                      " --set display.floor=false --set display.dye_extinction=0 --shots 150"
+                                      " --screenshot-dir " + shots.string());
+        ASSERT_EQ(r.exitCode, 0) << r.output;
+        int height = 0;
+        const auto [first, last] = DrawnRows(shots / "vorton_falling_ball_000150.png", &height);
+        ASSERT_GE(first, 0) << "nothing drawn";
+        EXPECT_GT(first, 0) << "the ball is cut off at the top";
+        EXPECT_LT(last, height - 1) << "the ball is cut off at the bottom";
+        spans[margin] = double(last - first + 1) / double(height);
+    }
+    EXPECT_GT(spans[1], 1.0 / 3.0) << "the ball, framed with the dye near it";
+    EXPECT_LT(spans[0], 1.0 / 3.0) << "the ball, framed with all the dye";
 }
 
 /// Frames in a video as ffprobe decodes them (0 if it cannot).

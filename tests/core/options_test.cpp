@@ -56,6 +56,21 @@ TEST(Options, BadSizeIsAUsageError) {
     }
 }
 
+TEST(Options, ShotsAreAListOfSteps) {
+    const ParsedCommandLine p = Parse({"--headless", "--shots", "0,150,1500"});
+    EXPECT_FALSE(p.exitNow) << p.message;
+    EXPECT_EQ(p.options.shots, (std::vector<std::int64_t>{0, 150, 1500}));
+    for (const char* bad : {"-1", "3,x", "1.5"}) {
+        const ParsedCommandLine q = Parse({"--headless", "--shots", bad});
+        EXPECT_TRUE(q.exitNow) << bad;
+        EXPECT_EQ(q.exitCode, kExitUsage) << bad;
+    }
+    const ParsedCommandLine noRender = Parse({"--no-render", "--shots", "10"});
+    EXPECT_TRUE(noRender.exitNow);
+    EXPECT_EQ(noRender.exitCode, kExitUsage);
+    EXPECT_NE(noRender.message.find("--shots"), std::string::npos) << noRender.message;
+}
+
 TEST(Options, HeadlessExcludesNoRender) {
     const ParsedCommandLine p = Parse({"--headless", "--no-render"});
     EXPECT_TRUE(p.exitNow);

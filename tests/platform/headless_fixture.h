@@ -4,6 +4,7 @@
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "app/platform/gl_context.h"
 #include "app/platform/orbit_camera.h"
 #include "render/renderer.h"
+#include "render/tone_map.h"
 #include "test_image.h"
 
 namespace vorton::test {
@@ -18,6 +20,7 @@ namespace vorton::test {
 using platform::CameraPose;
 using platform::GlContext;
 using platform::OrbitCamera;
+using render::DyeStyle;
 using render::FrameInput;
 using render::Renderer;
 
@@ -42,10 +45,21 @@ protected:
         m_context.reset();
     }
 
+    /// The frame for the camera, with the floor off: each test looks at one thing (the floor
+    /// has tests of its own).
     FrameInput Input() const {
         FrameInput input;
         input.view = m_camera.MakeView(m_context->FramebufferSize());
+        input.look.floor = false;
         return input;
+    }
+
+    /// Points the key light (fixed in the world) along `viewDirection`, given in the camera's
+    /// view space (x right, y up, z towards the eye), for tests written about what the camera sees.
+    void LightFromView(FrameInput& input, glm::vec3 viewDirection) const {
+        const glm::vec3 world = glm::transpose(glm::mat3(input.view.view)) * glm::normalize(viewDirection);
+        input.look.lightElevation = glm::degrees(std::asin(world.z));
+        input.look.lightAzimuth = glm::degrees(std::atan2(world.y, world.x));
     }
 
     std::vector<std::uint8_t> Render(const FrameInput& input) {

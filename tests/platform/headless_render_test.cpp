@@ -30,6 +30,7 @@ TEST_F(HeadlessRender, ContextHasRequestedSize) {
 }
 
 TEST_F(HeadlessRender, BlueClusterAtCentreOnDarkGradient) {
+    // The default look: the dye as a volume.
     std::mt19937 random(7);
     std::normal_distribution<float> offset(0.0f, 0.02f);
     std::vector<glm::vec3> positions(400);
@@ -41,21 +42,23 @@ TEST_F(HeadlessRender, BlueClusterAtCentreOnDarkGradient) {
     input.tracerPositions = positions;
     input.tracerGroups = groups;
     input.groupColors = palette;
-    input.tracerSize = 0.01f;
     const auto rgb = Render(input);
     ASSERT_EQ(rgb.size(), static_cast<std::size_t>(kWidth * kHeight * 3));
 
+    const render::BackdropColors backdrop = render::DisplayBackdrop(render::Backdrop::Gradient);
     const glm::vec3 centre = MeanAround(rgb, kWidth, kWidth / 2, kHeight / 2, 2);
-    const glm::vec3 background = render::kBackgroundTop * 255.0f;
+    const glm::vec3 background = backdrop.top * 255.0f;
     EXPECT_GT(centre.b, centre.r + 60.0f) << "centre " << centre.r << "," << centre.b;
     EXPECT_GT(centre.b, background.b + 60.0f);
 
-    // Corners sit far from the cluster and show the gradient's ends.
+    // Corners sit far from the cluster and show the gradient's ends: the backdrop's radiance is
+    // chosen so that the tone map shows its display colours (8-bit rounding and the dither's
+    // half a level aside).
     const glm::vec3 topLeft = PixelAt(rgb, kWidth, 0, 0);
     const glm::vec3 bottomRight = PixelAt(rgb, kWidth, kWidth - 1, kHeight - 1);
     for (int channel = 0; channel < 3; ++channel) {
-        EXPECT_NEAR(topLeft[channel], render::kBackgroundTop[channel] * 255.0f, 4.0f);
-        EXPECT_NEAR(bottomRight[channel], render::kBackgroundBottom[channel] * 255.0f, 4.0f);
+        EXPECT_NEAR(topLeft[channel], backdrop.top[channel] * 255.0f, 2.0f);
+        EXPECT_NEAR(bottomRight[channel], backdrop.bottom[channel] * 255.0f, 2.0f);
     }
     EXPECT_GT(topLeft.b, bottomRight.b + 15.0f) << "the background should be a visible gradient";
 }
@@ -70,13 +73,15 @@ TEST_F(HeadlessRender, EmptyFrameHasNoBlue) {
 }
 
 TEST_F(HeadlessRender, SpriteIsRoundWithWorldSize) {
+    // Particle mode: a Gaussian blob, opaque and white at its centre.
     const std::vector<glm::vec3> positions = {glm::vec3(0.0f)};
     const std::vector<glm::vec4> palette = {glm::vec4(1.0f)};
     FrameInput input = Input();
+    input.look.dye = DyeStyle::Particles;
     input.tracerPositions = positions;  // no groups: everything uses group 0
     input.groupColors = palette;
-    input.tracerOpacity = 1.0f;
-    input.tracerSize = 0.2f;
+    input.look.tracerOpacity = 1.0f;
+    input.look.tracerSize = 0.2f;
     const auto rgb = Render(input);
 
     // Expected pixel radius from the perspective: size * H * P[1][1] / (2 * w) / 2, w = distance.
@@ -91,6 +96,7 @@ TEST_F(HeadlessRender, SpriteIsRoundWithWorldSize) {
     const int beyond = static_cast<int>(radius * 1.15f);
 
     EXPECT_GT(brightness(PixelAt(rgb, kWidth, cx, cy)), 600.0f) << "opaque white core";
+    // Half way out the Gaussian (sigma 0.4 radii) still passes exp(-0.78) = 0.46 of it.
     for (const auto& [dx, dy] :
          {std::pair{halfway, 0}, {-halfway, 0}, {0, halfway}, {0, -halfway}}) {
         EXPECT_GT(brightness(PixelAt(rgb, kWidth, cx + dx, cy + dy)),
@@ -130,41 +136,55 @@ TEST_F(HeadlessRender, VortonsAndBoundsDraw) {
     EXPECT_GT(light, 100) << "the bounding box edges should show as light lines";
 }
 
-TEST_F(HeadlessRender, SameTracerVersionDrawsTheUploadedTracersAgain) {
-    // A sprite uploaded as version 5; a second Draw with version 5 but the sprite moved must
-    // not read the new span; version 6 must, and version 0 uploads every time.
-    const std::vector<glm::vec3> here = {{0.0f, 0.15f, 0.0f}};
-    const std::vector<glm::vec3> there = {{0.0f, -0.15f, 0.0f}};
-    const std::vector<std::uint16_t> groups = {0};
-    const std::vector<glm::vec4> palette = {kBlue};
-    FrameInput input = Input();
-    input.groupColors = palette;
-    input.tracerGroups = groups;
-    input.tracerGroupsVersion = 1;
-    input.tracerOpacity = 1.0f;
-    input.tracerSize = 0.1f;
-    input.tracerPositions = here;
-    input.tracerPositionsVersion = 5;
-    const auto first = Render(input);
-    int blue = 0;
-    for (int y = 0; y < kHeight; ++y) {
-        for (int x = 0; x < kWidth; ++x) blue += IsBlue(PixelAt(first, kWidth, x, y)) ? 1 : 0;
-    }
-    ASSERT_GT(blue, 20) << "the sprite should show";
+// A cluster of 300 tracers within 3 cm of `centre`.
+std::vector<glm::vec3> Cluster(glm::vec3 centre) {
+    std::mt19937 random(3);
+    std::normal_distribution<float> offset(0.0f, 0.03f);
+    std::vector<glm::vec3> positions(300);
+    for (auto& p : positions) p = centre + glm::vec3(offset(random), offset(random), offset(random));
+    return positions;
+}
 
-    input.tracerPositions = there;
-    EXPECT_EQ(Render(input), first) << "same version: the buffer is drawn as it was";
-    input.tracerPositionsVersion = 6;
-    EXPECT_NE(Render(input), first) << "a new version is uploaded";
-    input.tracerPositionsVersion = 0;
-    input.tracerPositions = here;
-    EXPECT_EQ(Render(input), first) << "version 0 uploads every time";
+TEST_F(HeadlessRender, SameTracerVersionDrawsTheUploadedTracersAgain) {
+    // Tracers uploaded (particles) or splatted (volume) as version 5; a second Draw with version
+    // 5 but the tracers moved must not read the new span; version 6 must, and version 0 reads
+    // them every time.
+    const std::vector<glm::vec3> here = Cluster({0.0f, 0.15f, 0.0f});
+    const std::vector<glm::vec3> there = Cluster({0.0f, -0.15f, 0.0f});
+    const std::vector<std::uint16_t> groups(here.size(), 0);
+    const std::vector<glm::vec4> palette = {kBlue};
+    for (const DyeStyle style : {DyeStyle::Particles, DyeStyle::Volume}) {
+        SCOPED_TRACE(style == DyeStyle::Volume ? "volume" : "particles");
+        FrameInput input = Input();
+        input.look.dye = style;
+        input.groupColors = palette;
+        input.tracerGroups = groups;
+        input.tracerGroupsVersion = 1;
+        input.look.tracerOpacity = 1.0f;
+        input.look.tracerSize = 0.05f;
+        input.tracerPositions = here;
+        input.tracerPositionsVersion = 5;
+        const auto first = Render(input);
+        int blue = 0;
+        for (int y = 0; y < kHeight; ++y) {
+            for (int x = 0; x < kWidth; ++x) blue += IsBlue(PixelAt(first, kWidth, x, y)) ? 1 : 0;
+        }
+        ASSERT_GT(blue, 20) << "the tracers should show";
+
+        input.tracerPositions = there;
+        EXPECT_EQ(Render(input), first) << "same version: the buffer is drawn as it was";
+        input.tracerPositionsVersion = 6;
+        EXPECT_NE(Render(input), first) << "a new version is uploaded";
+        input.tracerPositionsVersion = 0;
+        input.tracerPositions = here;
+        EXPECT_EQ(Render(input), first) << "version 0 uploads every time";
+    }
 }
 
 TEST_F(HeadlessRender, BadShaderDirectoryNamesTheFile) {
     auto missing = Renderer::Create("/nonexistent/shaders");
     ASSERT_FALSE(missing.ok());
-    EXPECT_NE(missing.error().find("/nonexistent/shaders/background.vert"), std::string::npos)
+    EXPECT_NE(missing.error().find("/nonexistent/shaders/fullscreen.vert"), std::string::npos)
         << missing.error();
 }
 
