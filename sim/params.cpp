@@ -94,7 +94,7 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
 std::span<const ParamInfo<DensityGroup>> GroupParamInfos() {
     using G = DensityGroup;
     constexpr float kBig = 1.0e4f;  // m: any place or size a scene can use
-    static const std::array<ParamInfo<G>, 12> infos{{
+    static const std::array<ParamInfo<G>, 13> infos{{
         {"density_deviation", "Density deviation", "kg/m^3", &G::densityDeviation, -1.0e3f, 1.0e3f, true,
          false, "density of this group's fluid minus the ambient density"},
         {"dye", "Dye colour", "rgb", &G::dye, 0.0f, 1.0f, true, false, "colour of this group's tracers"},
@@ -118,6 +118,9 @@ std::span<const ParamInfo<DensityGroup>> GroupParamInfos() {
          "instead of being carried by its vortons (applied on reset)"},
         {"emit", "Emitter", "", &G::emit, 0.0f, 1.0f, false, false,
          "an emitter in the free stream: fluid leaving the box downstream re-enters upstream (applied on reset)"},
+        {"release_beyond", "Released by a body", "m", &G::releaseBeyond, 0.0f, kBig, true, false,
+         "dye released by the body nearest the group: its tracers farther than this from that body are "
+         "released again at the body's surface, so a moving body trails this much dye (0: off)"},
     }};
     return infos;
 }

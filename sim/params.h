@@ -120,6 +120,11 @@ struct DensityGroup {
     /// An emitter in the free stream: its vortons and tracers that leave the
     /// shape's box downstream re-enter upstream as fresh, still fluid (box groups).
     bool emit = false;
+    /// Dye released by a body (m; 0: off): this group's tracers that are
+    /// farther than this from the body nearest the group's centre at reset
+    /// are released again at a random point of its surface, so a moving
+    /// body keeps trailing a wake of dye this long (a dye-only group).
+    float releaseBeyond = 0.0f;
 };
 
 /// A rigid sphere in the flow (Gourlay parts 4 and 9). Position, velocity and

@@ -356,6 +356,9 @@ private:
     /// lattice point of the box that has none (the inflow). After remeshing.
     void FillEmitters();
     void EmitTracers();
+    /// Groups with release_beyond: their tracers farther than it from their
+    /// body are released again at a random point just outside its surface.
+    void ReleaseBodyDye();
 
     SceneSetup m_setup;
     std::vector<BodyState> m_bodies;

@@ -307,6 +307,7 @@ std::string Simulation::StageTracers(StepContext& c) {
     if (TracersMoveAfterCorrector()) {
         CollideTracers();
         EmitTracers();
+        ReleaseBodyDye();
         // Pushed-out and re-emitted tracers: bounds and missing corners anew.
         const MovedTracers moved = ScanMovedTracers();
         missing = moved.missing;

@@ -1,9 +1,13 @@
 // Emitters (box groups with "emit" in a free stream): the stream's outflow
 // and inflow, for vortons and tracers. The parts of Simulation that feed
-// the stream (docs/METHOD.md §5).
+// the stream (docs/METHOD.md §5). And dye released by bodies (groups with
+// release_beyond): a moving body's trail of dye.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <numbers>
+#include <vector>
 
 #include <glm/geometric.hpp>
 #include <tbb/blocked_range.h>
@@ -117,6 +121,50 @@ void Simulation::EmitTracers() {
             x += (-reach + (s - reach) - glm::dot(x - group.center, dir)) * dir;
             m_tracers.position[i] = x;
             m_tracers.velocity[i] = p.freeStream;
+        }
+    });
+}
+
+void Simulation::ReleaseBodyDye() {
+    const std::size_t ng = m_setup.groups.size(), nb = m_bodies.size();
+    if (nb == 0) return;
+    // Per group: its body (nearest the group's centre at reset), or −1.
+    std::vector<int> source(ng, -1);
+    bool any = false;
+    for (std::size_t g = 0; g < ng; ++g) {
+        if (!(m_setup.groups[g].releaseBeyond > 0.0f)) continue;
+        float best = std::numeric_limits<float>::max();
+        for (std::size_t b = 0; b < nb; ++b) {
+            const glm::vec3 d = m_setup.bodies[b].position - m_setup.groups[g].center;
+            if (glm::dot(d, d) < best) {
+                best = glm::dot(d, d);
+                source[g] = int(b);
+            }
+        }
+        any = true;
+    }
+    if (!any) return;
+    const std::uint64_t step = std::uint64_t(m_steps);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_tracers.Size(), 4096), [&](const auto& range) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            const std::uint16_t g = m_tracers.group[i];
+            if (g >= ng || source[g] < 0) continue;
+            const BodyState& body = m_bodies[std::size_t(source[g])];
+            const float reach = m_setup.groups[g].releaseBeyond;
+            const glm::vec3 rel = m_tracers.position[i] - body.position;
+            if (glm::dot(rel, rel) <= reach * reach) continue;
+            // A uniform point of the sphere (z and azimuth uniform), just
+            // outside the surface so the collision with the body keeps it;
+            // on the half facing away from the body's motion through the
+            // fluid, where the boundary layer leaves it for the wake.
+            const float z = 2.0f * Hash01(i, 2 * step + 1) - 1.0f;
+            const float phi = 2.0f * std::numbers::pi_v<float> * Hash01(i, 2 * step + 2);
+            const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+            glm::vec3 n(r * std::cos(phi), r * std::sin(phi), z);
+            if (glm::dot(n, body.velocity - m_setup.params.freeStream) > 0.0f) n = -n;
+            const float radius = m_setup.bodies[std::size_t(source[g])].radius;
+            m_tracers.position[i] = body.position + 1.02f * radius * n;
+            m_tracers.velocity[i] = body.velocity + glm::cross(body.angularVelocity, radius * n);
         }
     });
 }

@@ -87,6 +87,12 @@ std::string SetupProblem(const SceneSetup& setup) {
             }
         }
     }
+    for (const DensityGroup& g : setup.groups) {
+        if (g.releaseBeyond > 0.0f && setup.bodies.empty()) {
+            return "group '" + g.name + "' has release_beyond = " + std::to_string(g.releaseBeyond) +
+                   " but the scene has no body to release its dye; add a body or set it to 0";
+        }
+    }
     if (setup.groups.empty() && !setup.params.bodySheet) {
         return "a scene without groups (clear water) needs body_sheet = true: only bodies that make their own "
                "vorticity move the fluid there";

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "sim/particles/seeding.h"
 #include "sim/simulation.h"
 #include "test_util.h"
 
@@ -209,6 +211,72 @@ TEST(BodySheetSettling, FallingBallReachesTheDragCurvesTerminalVelocityAtRe290) 
     // 1,050 kg/m³: 0.43 m/s (Re ≈ 290), reached more slowly (a quarter of the
     // excess weight); measured after 6 s at R/h = 6: about 0.35 m/s.
     ExpectTerminalVelocity(1050.0f, 600);
+}
+
+/// Tracers of group 0 within `reach` of the ball, and above its top.
+struct DyeNearBall {
+    std::size_t within = 0, above = 0, total = 0;
+    float farthest = 0.0f;
+};
+
+DyeNearBall MeasureDye(const Simulation& sim, float reach) {
+    DyeNearBall d;
+    const BodyState& ball = sim.Bodies()[0];
+    const Tracers& t = sim.GetTracers();
+    for (std::size_t i = 0; i < t.Size(); ++i) {
+        const float r = glm::length(t.position[i] - ball.position);
+        d.farthest = std::max(d.farthest, r);
+        d.within += r <= reach;
+        d.above += t.position[i].z > ball.position.z + float(kRadius);
+        ++d.total;
+    }
+    return d;
+}
+
+TEST(BodySheet, ABallReleasingDyeKeepsATrailOfIt) {
+    // Dye painted on a falling ball (a shell of dye-only fluid, R + 3 cm)
+    // with release_beyond = 0.4 m: after 3 s the ball has fallen 1.3 m.
+    // Without release the dye the wake carries along stays (measured 61 %
+    // within 0.4 m), the rest is left behind for good; with it every tracer
+    // is within reach (checked after each step's move), most of it trailing
+    // above the ball, the wake's side (measured 65 %).
+    constexpr float kReach = 0.4f;
+    auto run = [&](float release) {
+        SceneSetup s = ClearWater(1200.0f, glm::vec3(0.0f, 0.0f, -9.81f), glm::vec3(0.0f), 4.0f);
+        s.params.dt = 0.02f;
+        s.params.tracerCount = 2000;
+        DensityGroup dye;
+        dye.name = "dye";
+        dye.radius = float(kRadius) + 0.03f;
+        dye.releaseBeyond = release;
+        s.groups.push_back(dye);
+        Simulation sim(s);
+        EXPECT_TRUE(test::RunSteps(sim, 150).ok);
+        return std::make_pair(MeasureDye(sim, kReach), -sim.Bodies()[0].position.z);
+    };
+    const auto [left, fallen] = run(0.0f);
+    test::Measured("fallen_m", fallen);
+    test::Measured("painted_dye_within_reach", double(left.within) / double(left.total));
+    ASSERT_GT(fallen, 2.0f * kReach);
+    EXPECT_GT(left.farthest, 1.5f * kReach);  // without release, dye is left behind
+    const DyeNearBall kept = run(kReach).first;
+    test::Measured("released_dye_within_reach", double(kept.within) / double(kept.total));
+    test::Measured("released_dye_above_ball", double(kept.above) / double(kept.total));
+    EXPECT_EQ(kept.within, kept.total);
+    EXPECT_LE(kept.farthest, kReach);
+    EXPECT_GT(kept.above, kept.total / 2);
+}
+
+TEST(BodySheet, DyeReleasedByNoBodyIsAnError) {
+    SceneSetup s;
+    DensityGroup dye;
+    dye.name = "trail";
+    dye.releaseBeyond = 1.0f;
+    s.groups.push_back(dye);
+    const std::string problem = SetupProblem(s);
+    EXPECT_NE(problem.find("'trail'"), std::string::npos) << problem;
+    EXPECT_NE(problem.find("release_beyond"), std::string::npos) << problem;
+    EXPECT_NE(problem.find("no body"), std::string::npos) << problem;
 }
 
 }  // namespace
