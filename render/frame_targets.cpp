@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 
 namespace vorton::render {
@@ -27,6 +28,24 @@ GLuint Texture2D(GLenum internalFormat, GLenum format, GLenum type, glm::ivec2 s
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     return texture;
+}
+
+/// A framebuffer of 2D textures: colours at attachments 0, 1, … (all drawn
+/// to), and depth if not 0. Left bound.
+GLuint TextureFramebuffer(std::initializer_list<GLuint> colours, GLuint depth) {
+    GLuint fbo = 0;
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    GLenum buffers[4];
+    GLsizei n = 0;
+    for (GLuint colour : colours) {
+        buffers[n] = GLenum(GL_COLOR_ATTACHMENT0 + n);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, buffers[n], GL_TEXTURE_2D, colour, 0);
+        ++n;
+    }
+    if (depth != 0) glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth, 0);
+    glDrawBuffers(n, buffers);
+    return fbo;
 }
 
 }  // namespace
@@ -81,30 +100,17 @@ Status FrameTargets::Prepare(glm::ivec2 size, int samples, int marchDivisor) {
 
     m_colorTexture = Texture2D(GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, size, GL_LINEAR);
     m_depthTexture = Texture2D(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, size, GL_NEAREST);
-    glGenFramebuffers(1, &m_resolveFbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, m_resolveFbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_colorTexture, 0);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, m_depthTexture, 0);
+    m_resolveFbo = TextureFramebuffer({m_colorTexture}, m_depthTexture);
     if (status) status = Complete("resolve");
 
     m_marchRadiance = Texture2D(GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, marchSize, GL_NEAREST);
     m_marchTransmittance = Texture2D(GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, marchSize, GL_NEAREST);
-    glGenFramebuffers(1, &m_marchFbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, m_marchFbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_marchRadiance, 0);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, m_marchTransmittance, 0);
-    const GLenum buffers[] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
-    glDrawBuffers(2, buffers);
+    m_marchFbo = TextureFramebuffer({m_marchRadiance, m_marchTransmittance}, 0);
     if (status) status = Complete("march");
 
     m_particleAccumulation = Texture2D(GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, size, GL_NEAREST);
     m_particleWeight = Texture2D(GL_R16F, GL_RED, GL_HALF_FLOAT, size, GL_NEAREST);
-    glGenFramebuffers(1, &m_particleFbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, m_particleFbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_particleAccumulation, 0);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, m_particleWeight, 0);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, m_depthTexture, 0);
-    glDrawBuffers(2, buffers);
+    m_particleFbo = TextureFramebuffer({m_particleAccumulation, m_particleWeight}, m_depthTexture);
     if (status) status = Complete("particle");
     glBindTexture(GL_TEXTURE_2D, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));

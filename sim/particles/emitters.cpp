@@ -127,12 +127,12 @@ void Simulation::EmitTracers() {
 
 void Simulation::ReleaseBodyDye() {
     const std::size_t ng = m_setup.groups.size(), nb = m_bodies.size();
-    if (nb == 0) return;
+    const auto releases = [](const DensityGroup& g) { return g.releaseBeyond > 0.0f; };
+    if (nb == 0 || std::none_of(m_setup.groups.begin(), m_setup.groups.end(), releases)) return;
     // Per group: its body (nearest the group's centre at reset), or −1.
     std::vector<int> source(ng, -1);
-    bool any = false;
     for (std::size_t g = 0; g < ng; ++g) {
-        if (!(m_setup.groups[g].releaseBeyond > 0.0f)) continue;
+        if (!releases(m_setup.groups[g])) continue;
         float best = std::numeric_limits<float>::max();
         for (std::size_t b = 0; b < nb; ++b) {
             const glm::vec3 d = m_setup.bodies[b].position - m_setup.groups[g].center;
@@ -141,9 +141,7 @@ void Simulation::ReleaseBodyDye() {
                 source[g] = int(b);
             }
         }
-        any = true;
     }
-    if (!any) return;
     const std::uint64_t step = std::uint64_t(m_steps);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_tracers.Size(), 4096), [&](const auto& range) {
         for (std::size_t i = range.begin(); i != range.end(); ++i) {
