@@ -4,6 +4,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <iomanip>
 #include <numbers>
 #include <random>
 #include <set>
@@ -97,6 +98,19 @@ std::string SetupProblem(const SceneSetup& setup) {
         return "a scene without groups (clear water) needs body_sheet = true: only bodies that make their own "
                "vorticity move the fluid there";
     }
+    // The lattice's points are each tested against the groups: a box far
+    // larger than the groups' volume (a wave amplitude of kilometres) would
+    // take minutes to seed, and as many vortons' spacing for nothing.
+    const SeedingGrid grid = SeedingGridOf(setup);
+    const double most = kSeedingPointsPerVorton * double(p.vortonCount) + double(kSeedingPointsFloor);
+    if (grid.points > most) {
+        std::ostringstream msg;
+        msg << std::fixed << std::setprecision(0) << "the groups' bounding box spans " << grid.points << " seeding lattice points for vorton_count = "
+            << p.vortonCount << " (at most " << most
+            << "): their shapes reach far beyond their volume (a wave_amplitude larger than its box, or groups "
+               "far apart); make the shapes compact or the count larger";
+        return msg.str();
+    }
     Vortons trial;
     SeedVortons(setup, trial, nullptr);
     bool anySeeded = false;
@@ -150,6 +164,34 @@ Aabb ShapeBounds(const DensityGroup& g, float grow) {
     return Aabb{g.center - half, g.center + half};
 }
 
+SeedingGrid SeedingGridOf(const SceneSetup& setup) {
+    SeedingGrid grid;
+    if (setup.params.vortonCount <= 0) return grid;
+    float totalVolume = 0.0f;
+    Aabb bounds;
+    for (std::size_t gi = 0; gi < setup.groups.size(); ++gi) {
+        if (!SeedsVortons(setup, gi)) continue;
+        const DensityGroup& g = setup.groups[gi];
+        DensityGroup grown = g;
+        grown.radius += g.shape == DensityGroup::Shape::Torus ? 0.0f : g.halo;
+        grown.minorRadius += g.halo;
+        grown.halfExtents += glm::vec3(g.halo);
+        totalVolume += ShapeVolume(grown);
+        bounds.Grow(ShapeBounds(g, g.halo));
+    }
+    if (!(totalVolume > 0.0f)) return grid;
+    grid.h = std::cbrt(totalVolume / float(setup.params.vortonCount));
+    // Counted in double: a box far larger than the groups' volume (a huge
+    // wave) would overflow an int.
+    const glm::vec3 cells = glm::max(glm::ceil(bounds.Extent() / grid.h), glm::vec3(1.0f));
+    grid.points = double(cells.x) * double(cells.y) * double(cells.z);
+    if (grid.points > 1.0e12 || glm::max(cells.x, glm::max(cells.y, cells.z)) > 1.0e9f) return grid;  // n left 0
+    grid.n = glm::ivec3(cells);
+    // Centre the lattice on the bounds so symmetric scenes seed symmetrically.
+    grid.origin = bounds.Center() - 0.5f * grid.h * glm::vec3(grid.n) + glm::vec3(0.5f * grid.h);
+    return grid;
+}
+
 bool SeedsVortons(const SceneSetup& setup, std::size_t g) {
     const DensityGroup& group = setup.groups[g];
     const bool inert = group.densityDeviation == 0.0f && group.circulation == 0.0f && !group.layer;
@@ -163,23 +205,11 @@ void SeedVortons(const SceneSetup& setup, Vortons& vortons, Lattice* lattice) {
     assert(groups.size() < kAmbientGroup);
     if (groups.empty() || setup.params.vortonCount <= 0) return;
 
-    float totalVolume = 0.0f;
-    Aabb bounds;
-    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-        if (!SeedsVortons(setup, gi)) continue;
-        const DensityGroup& g = groups[gi];
-        DensityGroup grown = g;
-        grown.radius += g.shape == DensityGroup::Shape::Torus ? 0.0f : g.halo;
-        grown.minorRadius += g.halo;
-        grown.halfExtents += glm::vec3(g.halo);
-        totalVolume += ShapeVolume(grown);
-        bounds.Grow(ShapeBounds(g, g.halo));
-    }
-    if (totalVolume <= 0.0f) return;  // only dye: the bodies set the lattice
-    const float h = std::cbrt(totalVolume / float(setup.params.vortonCount));
-    const glm::ivec3 n = glm::max(glm::ivec3(glm::ceil(bounds.Extent() / h)), glm::ivec3(1));
-    // Centre the lattice on the bounds so symmetric scenes seed symmetrically.
-    const glm::vec3 origin = bounds.Center() - 0.5f * h * glm::vec3(n) + glm::vec3(0.5f * h);
+    const SeedingGrid grid = SeedingGridOf(setup);
+    if (grid.Points() == 0) return;  // only dye: the bodies set the lattice
+    const float h = grid.h;
+    const glm::ivec3 n = grid.n;
+    const glm::vec3 origin = grid.origin;
     const float volume = h * h * h;
     const float sigma = setup.params.coreOverlap * h;
     if (lattice) *lattice = Lattice{origin, h};

@@ -22,8 +22,9 @@ struct SceneSetup {
 /// Why this setup cannot run, or an empty string: a free body with zero
 /// density (no mass), a non-positive radius, a layer or emitter that is not a
 /// box, duplicate names, a fluid density ρ₀ + Δρ ≤ 0, two bodies that
-/// overlap, a group inside a body, a vorton_count that seeds no vorton (the
-/// seeding is tried). Messages name the body or group.
+/// overlap, a group inside a body, a seeding lattice of more than
+/// kSeedingPointsPerVorton points per vorton (plus a floor), a vorton_count
+/// that seeds no vorton (the seeding is tried). Messages name the body or group.
 std::string SetupProblem(const SceneSetup& setup);
 
 /// Volume of a group's shape, m³ (box waves ignored: they move as much fluid up as down).
@@ -32,6 +33,22 @@ float ShapeVolume(const DensityGroup& group);
 bool ShapeContains(const DensityGroup& group, glm::vec3 x, float grow = 0.0f);
 /// Bounding box of the shape grown by `grow` metres.
 Aabb ShapeBounds(const DensityGroup& group, float grow = 0.0f);
+
+/// The seeding lattice: spacing h = (V_total / vortonCount)^{1/3} over the
+/// bounds of the groups that SeedsVortons, centred on them. points = 0 when
+/// nothing seeds; n is left 0 when points is absurd (> 10¹²).
+struct SeedingGrid {
+    glm::vec3 origin{0.0f};  ///< m, the first lattice point
+    float h = 0.0f;          ///< m
+    glm::ivec3 n{0};         ///< points along x, y, z
+    double points = 0.0;     ///< n.x·n.y·n.z
+    std::size_t Points() const { return std::size_t(n.x) * std::size_t(n.y) * std::size_t(n.z); }
+};
+SeedingGrid SeedingGridOf(const SceneSetup& setup);
+/// SetupProblem refuses a seeding lattice of more than this many points per
+/// vorton asked for, plus the floor (shipped scenes: at most 4.3 per vorton, two_drops).
+inline constexpr double kSeedingPointsPerVorton = 64.0;
+inline constexpr double kSeedingPointsFloor = 1048576.0;
 
 /// Whether group g is seeded with vortons. Not when bodies make their own
 /// vorticity (body_sheet) and the group starts with nothing for vortons to

@@ -333,6 +333,23 @@ TEST(Scene, LayerAndEmitAreBooleans) {
     EXPECT_NE(sphereLayer.error().find("box"), std::string::npos) << sphereLayer.error();
 }
 
+TEST(Scene, ShapesFarLargerThanTheirVolumeAreRefusedNotSeeded) {
+    // A box 0.4 m high with a 5 km wave (found by the scene fuzzer: seeding
+    // it tested ~7·10⁸ lattice points and timed out) is refused at once.
+    auto huge = ParseScene(SceneText("\"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
+                                     "\"wave_amplitude\": 5025,"),
+                           "wave.json");
+    ASSERT_FALSE(huge.ok());
+    EXPECT_EQ(huge.error().rfind("wave.json:", 0), 0u) << huge.error();
+    EXPECT_NE(huge.error().find("seeding lattice points"), std::string::npos) << huge.error();
+    EXPECT_NE(huge.error().find("wave_amplitude"), std::string::npos) << huge.error();
+    // The same box with a wave of its own size loads.
+    auto fine = ParseScene(SceneText("\"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
+                                     "\"wave_amplitude\": 0.05,"),
+                           "wave.json");
+    EXPECT_TRUE(fine.ok()) << fine.error();
+}
+
 TEST(Scene, FilesAndNames) {
     auto byName = ResolveScenePath("dye_drop", SceneDir());
     ASSERT_TRUE(byName.ok()) << byName.error();
