@@ -11,11 +11,12 @@ namespace vorton {
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
+/// The table's keys in table order, after those `object` already has.
 template <typename Struct>
 json TableToJson(const Struct& target, std::span<const ParamInfo<Struct>> infos, json object = json::object()) {
-    for (const auto& info : infos) object[std::string(info.key)] = ParamToJson(target, info);
+    for (const auto& info : infos) object[std::string(info.key)] = json(ParamToJson(target, info));
     return object;
 }
 

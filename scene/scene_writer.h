@@ -16,11 +16,11 @@
 
 namespace vorton {
 
-/// The scene as a version-1 scene file's JSON object: "version", "description", "params" (every
-/// key of SimParamInfos()), "camera", "display" (choices by name), "groups" and "bodies" (every
-/// key of their tables, in table order). Floats are written as the shortest decimal that reads
-/// back to the same float (ParamToJson).
-nlohmann::json SceneToJson(const Scene& scene);
+/// The scene as a version-1 scene file's JSON object, in this order: "version", "description",
+/// "params" (every key of SimParamInfos()), "camera", "display" (choices by name), "groups"
+/// ("name", "shape", then their table's keys) and "bodies" likewise, keys in table order. Floats
+/// are written as the shortest decimal that reads back to the same float (ParamToJson).
+nlohmann::ordered_json SceneToJson(const Scene& scene);
 
 /// The scene with each body's state at reset replaced by `bodies` (same order; the state of a
 /// running simulation): position, velocity and angular velocity. Extra or missing states are
