@@ -58,7 +58,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_option("--dump-every", o.dumpEvery, "dump every K-th step (with --dump-dir)")
         ->check(WholeNumber(1, 1000000000))
         ->needs(dump);
-    app.add_option("--record", o.record, "record FILE.mp4 (through ffmpeg) or a PNG sequence into DIR/");
+    app.add_option("--record", o.record, "record FILE.mp4 or FILE.gif (through ffmpeg) or a PNG sequence into DIR/");
     app.add_flag("--record-panel", o.recordPanel,
                  "include the toolbar and the panel (when open) in recorded frames and screenshots");
     app.add_flag("--open-panel", o.openPanel, "start with the full control panel open (else the toolbar only)");

@@ -4,7 +4,7 @@
 ///
 ///     vorton [--scene NAME|FILE] [--headless | --no-render] [--frames N]
 ///            [--threads T] [--set KEY=VALUE]... [--stats DIR]
-///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|DIR]
+///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|FILE.gif|DIR]
 ///            [--size WxH] [--shots STEP,STEP...] [--screenshot-dir DIR]
 ///            [--save-scene FILE [--save-scene-state initial|current]]
 ///            [--list-scenes] [--list-params]
@@ -28,7 +28,7 @@ struct Options {
     std::string statsDir;
     std::string dumpDir;
     int dumpEvery = 1;
-    std::string record;        ///< FILE.mp4 or DIR (PNG sequence)
+    std::string record;        ///< FILE.mp4, FILE.gif or DIR (PNG sequence)
     bool recordPanel = false;  ///< include the panel in recorded frames
     std::string screenshotDir = ".";
     /// Steps to save a PNG of (vorton_SCENE_STEP.png in screenshotDir); a headless run with
