@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 
 #include <glm/geometric.hpp>
@@ -15,6 +16,7 @@
 #include <tbb/info.h>
 
 #include "app/panel.h"
+#include "app/ui/files.h"
 #include "render/gl_loader.h"
 
 namespace vorton {
@@ -27,6 +29,14 @@ void ScrollCallback(GLFWwindow* window, double, double dy) {
 }
 
 int RecordingFps(float dt) { return std::clamp(int(std::lround(1.0 / double(dt))), 1, 120); }
+
+/// The "description" of a scene file, or "" (read for the picker, without loading the scene).
+std::string SceneDescription(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    const nlohmann::json root = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+    if (!root.is_object() || !root.contains("description") || !root["description"].is_string()) return {};
+    return root["description"].get<std::string>();
+}
 
 }  // namespace
 
@@ -46,6 +56,11 @@ DemoApp::~DemoApp() {
 Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene scene) {
     std::unique_ptr<DemoApp> app(new DemoApp(options, std::move(scene)));
     app->m_sceneNames = ListSceneNames(DataDirectory() / "scenes");
+    for (const std::string& name : app->m_sceneNames) {
+        app->m_sceneDescriptions.push_back(SceneDescription(DataDirectory() / "scenes" / (name + ".json")));
+    }
+    app->m_view.showPanel = options.openPanel;
+    std::snprintf(app->m_view.captureDir.data(), app->m_view.captureDir.size(), "%s", options.screenshotDir.c_str());
     app->SetThreads(options.threads);
     auto sim = std::make_unique<Simulation>(app->m_scene.setup);
     app->m_paused = options.paused;
@@ -75,7 +90,10 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
         app->SetStatus("software renderer: the dye is marched at half resolution (Display to change)", false);
     }
     if (!options.headless || options.recordPanel) {
-        auto imgui = platform::ImGuiLayer::Create(*app->m_context);
+        // A window remembers its panels' places (headless frames do not depend on a file).
+        const std::filesystem::path config = ConfigDirectory();
+        const std::string ini = options.headless || config.empty() ? std::string() : (config / "imgui.ini").string();
+        auto imgui = platform::ImGuiLayer::Create(*app->m_context, ini);
         if (!imgui) return Error{imgui.error()};
         app->m_imgui = std::move(imgui.value());
     }
@@ -96,6 +114,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     app->PlaceFloor();
     app->m_floorPending = false;
     if (!options.record.empty()) app->ToggleRecording(options.record);
+    app->m_history.Restart(PanelEdits{app->m_setup, app->m_view.display});
     return app;
 }
 
@@ -110,6 +129,7 @@ void DemoApp::SetStatus(std::string message, bool error) {
 }
 
 void DemoApp::ToggleRecording(const std::string& path) {
+    m_clipFrames = 0;
     if (m_recorder.IsRecording()) {
         const int frames = m_recorder.FrameCount();
         const std::string where = m_recorder.Path().string();
@@ -157,6 +177,7 @@ void DemoApp::ApplyRequests() {
             m_newScene = m_setup;
             ++m_sceneId;
             m_resetRequested = false;  // a new scene starts afresh anyway
+            m_history.Restart(PanelEdits{m_setup, m_view.display});
             m_selectedBody = 0;
             ForgetBodies();
             ResetCamera();
@@ -279,7 +300,8 @@ int DemoApp::Run() {
     InstallStopSignals();
     while (!m_context->ShouldClose() && StopSignal() == 0) {
         m_context->PollEvents();
-        HandleInput();
+        // With the UI, after its NewFrame: whether it has the mouse is this frame's answer.
+        if (!m_imgui) HandleInput();
         // m_front is the state the last frame showed.
         if (!first && frames >= 0 && m_front.stepCount >= frames) break;
         ApplyRequests();
@@ -311,13 +333,28 @@ int DemoApp::Run() {
         double captureMs = m_recordPanel ? 0.0 : CaptureFrame(recordThisFrame);
         if (m_imgui) {
             m_imgui->NewFrame();
-            if (m_view.showPanel || m_recordPanel) DrawPanel(*this);
+            HandleInput();
+            const bool ui = m_view.showUi || m_recordPanel;
+            if (ui) DrawToolbar(*this);
+            if (ui && m_view.showPanel) {
+                DrawPanel(*this);
+            } else {
+                SetPanelShare(0.0f);
+            }
+            if (ui && !m_view.showPanel) DrawMouseHint(*this);
             if (m_view.showTimings) DrawTimings(*this);
+            if (m_view.showHelp) DrawHelp(*this);
             if (ColourField(m_view.display.colour) != ColourField::Dye) DrawLegend(*this);
             if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording
+            DrawGrabFeedback(*this);
+            TrackEdits();
             m_imgui->Render();
         }
         if (m_recordPanel) captureMs = CaptureFrame(recordThisFrame);
+        // A clip stops by itself once it has its frames.
+        if (m_clipFrames > 0 && m_recorder.IsRecording() && m_recorder.FrameCount() >= m_clipFrames) {
+            ToggleRecording({});
+        }
         const auto drawEnd = Clock::now();
         m_context->EndFrame();
         ++frameCount;
@@ -344,6 +381,10 @@ int DemoApp::Run() {
     m_resetRequested = m_setupEdited = false;
     SyncWithWorker(/*lockStep=*/true, /*allowStep=*/false);
     m_worker.reset();
+    if (Status s = SaveSceneIfAsked(m_options, "current", SceneAsEdited(), m_front.bodies); !s) {
+        std::cerr << "vorton: " << s.error() << "\n";
+        m_outputFailed = true;
+    }
     const double wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (m_front.stepsCompleted > 0 && frameCount > 0) {
         std::cerr << "vorton: " << m_scene.name << ": " << m_front.stepsCompleted << " steps, mean "

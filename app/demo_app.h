@@ -9,6 +9,7 @@
 /// and headless runs go in lock-step instead: each frame waits for its step, so every
 /// step is a frame, as before.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -24,6 +25,8 @@
 #include "app/platform/orbit_camera.h"
 #include "app/platform/recorder.h"
 #include "app/field_colours.h"
+#include "app/ui/edit_history.h"
+#include "app/ui/param_ui.h"
 #include "app/render_stats.h"
 #include "app/sim_worker.h"
 #include "render/renderer.h"
@@ -37,13 +40,22 @@ namespace vorton {
 struct ViewSettings {
     bool showVortons = false;
     bool showBounds = false;
-    bool showPanel = true;
+    bool showUi = true;            ///< the toolbar, the panel and the hint (H hides them all)
+    bool showPanel = false;        ///< the full panel (the toolbar's "More", M); closed at first launch
+    bool showHelp = false;         ///< the keys and mouse overlay (F1)
     bool followDye = false;        ///< the camera keeps the dye and bodies framed as they move
     bool showTimings = false;      ///< the timing window: stages, ms per step, steps/s, fps (T)
     DisplaySettings display;       ///< the look (scene file's "display", --set display.KEY)
-    std::array<char, 512> recordPath{};  ///< the panel's FILE.mp4 or DIR/ field
-    std::array<char, 512> defaultRecordPath{};  ///< the name the panel last filled in itself
+    /// What Record writes (RecordFormat): an MP4, a GIF, or a folder of PNGs; named per scene and time.
+    int recordFormat = 0;
+    std::array<char, 512> captureDir{};  ///< the folder recordings, screenshots and saved scenes go to
+    bool saveCurrentState = false;       ///< Save scene: the bodies as they are now, not at reset
 };
+
+/// The recording formats of ViewSettings::recordFormat, and the file extension of each ("" for
+/// a PNG sequence, a folder).
+inline constexpr const char* kRecordFormats[] = {"MP4 video", "GIF", "PNG folder"};
+inline constexpr const char* kRecordExtensions[] = {"mp4", "gif", ""};
 
 /// Share of the frame's height the dye and bodies span when the camera frames them (issue 13
 /// asks for at least a third), or of its width (kFrameFillWidth) for a scene wider than tall.
@@ -69,6 +81,8 @@ public:
     void SetupEdited() { m_setupEdited = true; }
     const Scene& CurrentScene() const { return m_scene; }
     const std::vector<std::string>& SceneNames() const { return m_sceneNames; }
+    /// Each scene's one-line description, in the order of SceneNames() ("" when it has none).
+    const std::vector<std::string>& SceneDescriptions() const { return m_sceneDescriptions; }
     ViewSettings& View() { return m_view; }
     /// The field the dye is coloured by, as last drawn (for the legend).
     const FieldColours& Colours() const { return m_fieldColours; }
@@ -85,6 +99,26 @@ public:
     void SetThreads(int threads);
     /// Starts or stops recording to `path` (FILE.mp4 or DIR/). Errors go to the status line.
     void ToggleRecording(const std::string& path);
+    /// Starts a recording in View().captureDir named per scene and time (RecordingName) in
+    /// View().recordFormat; with clipSeconds > 0 it stops by itself after that much simulated
+    /// time (as many seconds of video). Stops a recording in progress instead.
+    void ToggleNamedRecording(double clipSeconds = 0.0);
+    /// Frames a clip still records; 0 when the recording is not a clip.
+    int ClipFramesLeft() const { return m_clipFrames > 0 ? std::max(0, m_clipFrames - m_recorder.FrameCount()) : 0; }
+    /// Writes the scene as the panel has it (parameters, groups, bodies, the camera's current
+    /// view, the display) to `file`; with `currentState`, the bodies as they are now. The
+    /// outcome goes to the status line.
+    void SaveScene(const std::string& file, bool currentState);
+    /// The scene as the panel has it, for SaveScene and --save-scene-state current.
+    Scene SceneAsEdited() const;
+    /// Undo and redo of the panel's edits (Ctrl+Z / Ctrl+Y), and back to the scene file's values.
+    void Undo();
+    void Redo();
+    bool CanUndo() const { return m_history.CanUndo(); }
+    bool CanRedo() const { return m_history.CanRedo(); }
+    void RestoreSceneDefaults();
+    /// Simulated seconds per wall-clock second over the last 0.5 to 3 s (0 while paused).
+    double RealTimeFactor() const { return m_stepsPerSecond * double(m_setup.params.dt); }
     bool IsRecording() const { return m_recorder.IsRecording(); }
     int RecordedFrames() const { return m_recorder.FrameCount(); }
     bool& RecordPanel() { return m_recordPanel; }
@@ -166,6 +200,10 @@ private:
     /// took, ms (0 when neither wanted it).
     double CaptureFrame(bool recordNow);
     void SetStatus(std::string message, bool error);
+    /// After the UI is drawn: records a settled panel edit as an undo step.
+    void TrackEdits();
+    /// Ctrl+Z, Ctrl+Y (and Ctrl+Shift+Z) from the keyboard.
+    void HandleUndoKeys(GLFWwindow* window);
     /// True (and a screenshot requested) when the step shown is one of --shots not yet taken.
     bool TakeShot();
 
@@ -175,6 +213,9 @@ private:
     SceneSetup m_previousSetup;  // the last scene's, until the worker shows the new scene
     std::uint64_t m_sceneId = 0;  // counts scene changes; SimSnapshot::sceneId follows
     std::vector<std::string> m_sceneNames;
+    std::vector<std::string> m_sceneDescriptions;
+    EditHistory<PanelEdits> m_history;
+    int m_clipFrames = 0;  ///< frames of the clip being recorded (1 + its steps); 0: not a clip
     std::unique_ptr<SimWorker> m_worker;
     SimSnapshot m_front;
     int m_threads = 1;

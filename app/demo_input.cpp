@@ -37,6 +37,7 @@ void DemoApp::HandleInput() {
     m_hoveredBody = m_drag == Drag::None && !uiMouse ? PickBody(CursorRay(window, cursor)).body : -1;
     m_scroll = 0.0;
     if (m_imgui && m_imgui->WantsKeyboard()) return;
+    HandleUndoKeys(window);
     auto pressed = [&](int key) {
         const bool down = glfwGetKey(window, key) == GLFW_PRESS;
         const bool edge = down && !m_keyWasDown[key];
@@ -50,7 +51,9 @@ void DemoApp::HandleInput() {
     if (pressed(GLFW_KEY_V)) m_view.showVortons = !m_view.showVortons;
     if (pressed(GLFW_KEY_B)) m_view.showBounds = !m_view.showBounds;
     if (pressed(GLFW_KEY_F)) m_view.followDye = !m_view.followDye;
-    if (pressed(GLFW_KEY_H)) m_view.showPanel = !m_view.showPanel;
+    if (pressed(GLFW_KEY_H)) m_view.showUi = !m_view.showUi;
+    if (pressed(GLFW_KEY_M)) m_view.showPanel = !m_view.showPanel;
+    if (pressed(GLFW_KEY_F1)) m_view.showHelp = !m_view.showHelp;
     if (pressed(GLFW_KEY_T)) m_view.showTimings = !m_view.showTimings;
     if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) m_screenshotRequested = true;
     if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);

@@ -58,6 +58,9 @@ void DemoApp::DrawScene() {
     for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
         render::SphereInstance sphere;
         sphere.center = bodies[i].position;
+        // Paused, the held body does not step to the cursor: it is drawn where it will go when
+        // the run goes on (DrawGrabFeedback says so beside the cursor).
+        if (m_paused && int(i) == GrabbedBody() && m_postedTarget) sphere.center = *m_postedTarget;
         sphere.radius = specs[i].radius;
         sphere.rotation = glm::mat3_cast(bodies[i].orientation);
         sphere.color = specs[i].color;

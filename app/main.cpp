@@ -30,6 +30,10 @@ int main(int argc, char** argv) {
         std::cout << DescribeParams(scene.value().setup) << DescribeDisplay(scene.value().display);
         return kExitOk;
     }
+    if (Status s = SaveSceneIfAsked(options, "initial", scene.value()); !s) {
+        std::cerr << "vorton: " << s.error() << "\n";
+        return kExitRuntime;
+    }
     if (options.noRender) return RunWithoutRendering(options, std::move(scene.value()), std::cerr);
     auto app = DemoApp::Create(options, std::move(scene.value()));
     if (!app) {

@@ -1,15 +1,32 @@
 #pragma once
 /// \file
-/// The Dear ImGui control panel and the REC indicator. Parameter widgets are
-/// generated from SimParamInfos() / GroupParamInfos(), the same tables the
-/// scene files and --set use.
+/// The Dear ImGui user interface: a slim toolbar (what a first launch shows), the full panel
+/// by goal ("More"), the timing window, the legend, the F1 help and the REC indicator.
+/// Parameter widgets are generated from SimParamInfos() / GroupParamInfos() / BodyParamInfos()
+/// and the display table, the same tables the scene files and --set use.
 
 namespace vorton {
 
 class DemoApp;
 
-/// Scene picker, run controls, fluid and solver parameters, density groups,
-/// display options, recording, and timings. Call between ImGui NewFrame/Render.
+/// Height of the toolbar's window, px: the panel opens below it.
+inline constexpr float kToolbarHeight = 46.0f;
+/// The panel's fixed width, px.
+inline constexpr float kPanelWidth = 440.0f;
+
+/// The toolbar along the top (app/toolbar.cpp): the scene picker with each scene's description,
+/// run/pause, step, reset, record, a 10-s clip, "More" (the panel), the simulated time and how
+/// it keeps up with real time.
+void DrawToolbar(DemoApp& app);
+/// One line at the bottom: what the mouse does, and F1 for help.
+void DrawMouseHint(DemoApp& app);
+/// The keys and mouse actions, over the view (F1).
+void DrawHelp(DemoApp& app);
+/// While a body is held with the simulation paused: a note beside the cursor.
+void DrawGrabFeedback(DemoApp& app);
+
+/// The panel by goal, fixed width, scrolling: Scene and playback; Look; Physics; Bodies;
+/// Capture; Simulation internals (collapsed). Call between ImGui NewFrame/Render.
 void DrawPanel(DemoApp& app);
 /// The timing window: each stage of the last step, ms per step and its plot over the last
 /// steps, steps per second and frames per second. Closing it clears View().showTimings.
@@ -17,9 +34,15 @@ void DrawTimings(DemoApp& app);
 /// The colour map's legend (field, range) at the bottom right, while the dye is coloured by a
 /// field (app/panel_display.cpp).
 void DrawLegend(DemoApp& app);
-/// The Display section of the panel: overlays and the look (app/panel_display.cpp).
+/// The Look section of the panel: the dye's look and the overlays (app/panel_display.cpp).
 void DisplaySection(DemoApp& app);
-/// A red "REC n" in the top-left corner while recording.
+/// The Bodies section: the selected body's height and speed plots first, then each body's
+/// settings and forces (app/panel_bodies.cpp).
+void BodiesSection(DemoApp& app);
+/// The Capture section: record (format, folder, 10-s clip), screenshot, save scene
+/// (app/panel_capture.cpp).
+void CaptureSection(DemoApp& app);
+/// A red "REC n" in the top-right corner while recording.
 void DrawRecordingIndicator(DemoApp& app);
 
 }  // namespace vorton

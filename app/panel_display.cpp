@@ -34,30 +34,29 @@ bool ChoiceWidget(DisplaySettings& d, const DisplayChoice& choice) {
 
 void DisplaySection(DemoApp& app) {
     ViewSettings& v = app.View();
-    if (!ImGui::CollapsingHeader("Display")) return;
+    if (!ImGui::CollapsingHeader("Look")) return;
     ImGui::Checkbox("Vortons (V)", &v.showVortons);
     ImGui::SameLine();
     ImGui::Checkbox("Bounds (B)", &v.showBounds);
-    ImGui::SameLine();
-    ImGui::Checkbox("Follow dye (F)", &v.followDye);
-    ImGui::Checkbox("Timings (T)", &v.showTimings);
     DisplaySettings& d = v.display;
+    const DisplaySettings& scene = app.CurrentScene().display;
     const bool particles = d.dye == 1;
     for (const DisplayChoice& choice : DisplayChoices()) {
         if (particles && choice.key == "quality") continue;
         ChoiceWidget(d, choice);
+        if (ResetMenu(std::string(choice.key).c_str())) d.*choice.member = scene.*choice.member;
     }
+    const ColourField colour = ColourField(d.colour);
     for (const auto& info : DisplayParamInfos()) {
-        // Each mode's own settings only.
+        // Each mode's own settings only, and a colour range only for the field that uses it.
         const bool particleKey = info.key.starts_with("tracer_");
         const bool volumeKey = info.key.starts_with("dye_") || info.key == "half_resolution";
         if ((particles && volumeKey) || (!particles && particleKey)) continue;
-        const bool narrowed = info.sliderMin != 0.0f || info.sliderMax != 0.0f;
-        ParamWidget(d, info, ParamLabel(info).c_str(), narrowed ? info.sliderMin : info.min,
-                    narrowed ? info.sliderMax : info.max);
+        if (info.key == "speed_max" && colour != ColourField::Speed) continue;
+        if (info.key == "density_max" && colour != ColourField::Density) continue;
+        if (info.key == "floor_depth" && !d.floor) continue;
+        ParamWidget(d, info, TableSlider(info), &scene);
     }
-    ImGui::TextDisabled("Mouse: left orbit or grab a sphere, right/middle pan, wheel zoom.");
-    ImGui::TextDisabled("H hides this panel, T the timings.");
 }
 
 void DrawLegend(DemoApp& app) {

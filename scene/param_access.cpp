@@ -121,8 +121,10 @@ namespace {
 /// A float as the double of its shortest decimal form, so 0.05f prints as 0.05.
 double Shortest(float f) { return std::strtod(BoundText(f).c_str(), nullptr); }
 
+}  // namespace
+
 template <typename Struct>
-json ToJson(const Struct& target, const ParamInfo<Struct>& info) {
+json ParamToJson(const Struct& target, const ParamInfo<Struct>& info) {
     return std::visit(
         [&](auto member) -> json {
             using T = std::remove_cvref_t<decltype(target.*member)>;
@@ -140,7 +142,11 @@ json ToJson(const Struct& target, const ParamInfo<Struct>& info) {
         info.member);
 }
 
-}  // namespace
+template json ParamToJson(const SimParams&, const ParamInfo<SimParams>&);
+template json ParamToJson(const DensityGroup&, const ParamInfo<DensityGroup>&);
+template json ParamToJson(const BodySpec&, const ParamInfo<BodySpec>&);
+template json ParamToJson(const CameraSettings&, const ParamInfo<CameraSettings>&);
+template json ParamToJson(const DisplaySettings&, const ParamInfo<DisplaySettings>&);
 
 Status SetParam(SceneSetup& setup, const std::string& key, const json& value) {
     for (const auto& info : SimParamInfos()) {
@@ -221,17 +227,17 @@ std::string DescribeParams(const SceneSetup& setup) {
             << range.str() << " " << (live ? "live" : "on reset") << "  " << help << "\n";
     };
     for (const auto& info : SimParamInfos()) {
-        row(std::string(info.key), ToJson(setup.params, info), info.unit, info.min, info.max, info.live, info.help);
+        row(std::string(info.key), ParamToJson(setup.params, info), info.unit, info.min, info.max, info.live, info.help);
     }
     for (const DensityGroup& g : setup.groups) {
         for (const auto& info : GroupParamInfos()) {
-            row(g.name + "." + std::string(info.key), ToJson(g, info), info.unit, info.min, info.max, info.live,
+            row(g.name + "." + std::string(info.key), ParamToJson(g, info), info.unit, info.min, info.max, info.live,
                 info.help);
         }
     }
     for (const BodySpec& b : setup.bodies) {
         for (const auto& info : BodyParamInfos()) {
-            row(b.name + "." + std::string(info.key), ToJson(b, info), info.unit, info.min, info.max, info.live,
+            row(b.name + "." + std::string(info.key), ParamToJson(b, info), info.unit, info.min, info.max, info.live,
                 info.help);
         }
     }

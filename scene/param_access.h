@@ -32,6 +32,13 @@ struct DisplaySettings;
 template <typename Struct>
 Status AssignParam(Struct& target, const ParamInfo<Struct>& info, const std::string& key, const nlohmann::json& value);
 
+/// The value of the field `info` describes as JSON, as a scene file writes it: a float as the
+/// shortest decimal that reads back to the same float, a vec3 as [x, y, z], the solver by
+/// name, booleans and counts as such. AssignParam(target, info, key, ParamToJson(target, info))
+/// restores the field bit for bit. Defined for the structs AssignParam is.
+template <typename Struct>
+nlohmann::json ParamToJson(const Struct& target, const ParamInfo<Struct>& info);
+
 /// Splits "KEY=VALUE" and converts VALUE: a number, a comma-separated list of
 /// numbers (an array), or else a string. Error when there is no '='.
 Result<std::pair<std::string, nlohmann::json>> ParseAssignment(const std::string& text);

@@ -29,7 +29,7 @@ CLI::Validator WholeNumber(long long lo, long long hi) {
 }
 
 bool HasVideoExtension(const std::string& path) {
-    for (const char* ext : {".mp4", ".mkv", ".mov", ".webm", ".avi"}) {
+    for (const char* ext : {".mp4", ".mkv", ".mov", ".webm", ".avi", ".gif"}) {
         const std::size_t n = std::strlen(ext);
         if (path.size() > n && path.compare(path.size() - n, n, ext) == 0) return true;
     }
@@ -58,14 +58,25 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_option("--dump-every", o.dumpEvery, "dump every K-th step (with --dump-dir)")
         ->check(WholeNumber(1, 1000000000))
         ->needs(dump);
-    app.add_option("--record", o.record, "record FILE.mp4 (through ffmpeg) or a PNG sequence into DIR/");
-    app.add_flag("--record-panel", o.recordPanel, "include the control panel in recorded frames");
+    app.add_option("--record", o.record, "record FILE.mp4 or FILE.gif (through ffmpeg) or a PNG sequence into DIR/");
+    app.add_flag("--record-panel", o.recordPanel,
+                 "include the toolbar and the panel (when open) in recorded frames and screenshots");
+    app.add_flag("--open-panel", o.openPanel, "start with the full control panel open (else the toolbar only)");
     app.add_option("--screenshot-dir", o.screenshotDir, "folder for screenshots (F12 / P key, --shots)")
         ->capture_default_str();
     app.add_option("--shots", o.shots, "save a PNG of each of these steps, e.g. 0,150,500 (headless: draws only these)")
         ->delimiter(',')
         ->check(WholeNumber(0, 1000000000));
     app.add_option("--size", size, "framebuffer size WxH in pixels (default 1280x720)");
+    auto* saveScene = app.add_option("--save-scene", o.saveScene,
+                                     "write the scene (parameters, groups, bodies, camera, display, with --set "
+                                     "applied) as a scene file that loads back to the same run");
+    app.add_option("--save-scene-state", o.saveSceneState,
+                   "the bodies' state --save-scene writes: initial (as loaded, written before the run) or "
+                   "current (at the end of the run)")
+        ->check(CLI::IsMember({"initial", "current"}))
+        ->needs(saveScene)
+        ->capture_default_str();
     app.add_flag("--list-scenes", o.listScenes, "print the scene names and exit");
     app.add_flag("--list-params", o.listParams, "print every parameter of the scene and exit");
     app.add_flag("--paused", o.paused, "start paused (window only)");
@@ -105,7 +116,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
             result.exitCode = kExitUsage;
             result.message = "vorton: --record " + o.record +
                              ": not a folder and not a video file; end it with '/' (" + o.record +
-                             "/) to record PNG frames into a new folder, or give FILE.mp4 (also .mkv, .mov, .webm, .avi)";
+                             "/) to record PNG frames into a new folder, or give FILE.mp4 (also .gif, .mkv, .mov, .webm, .avi)";
             return result;
         }
     }

@@ -4,8 +4,9 @@
 ///
 ///     vorton [--scene NAME|FILE] [--headless | --no-render] [--frames N]
 ///            [--threads T] [--set KEY=VALUE]... [--stats DIR]
-///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|DIR]
+///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|FILE.gif|DIR]
 ///            [--size WxH] [--shots STEP,STEP...] [--screenshot-dir DIR]
+///            [--save-scene FILE [--save-scene-state initial|current]]
 ///            [--list-scenes] [--list-params]
 
 #include <cstdint>
@@ -27,7 +28,7 @@ struct Options {
     std::string statsDir;
     std::string dumpDir;
     int dumpEvery = 1;
-    std::string record;        ///< FILE.mp4 or DIR (PNG sequence)
+    std::string record;        ///< FILE.mp4, FILE.gif or DIR (PNG sequence)
     bool recordPanel = false;  ///< include the panel in recorded frames
     std::string screenshotDir = ".";
     /// Steps to save a PNG of (vorton_SCENE_STEP.png in screenshotDir); a headless run with
@@ -37,6 +38,11 @@ struct Options {
     bool listScenes = false;
     bool listParams = false;
     bool paused = false;       ///< start paused (window only)
+    bool openPanel = false;    ///< start with the full panel open (else the toolbar only)
+    /// Write the scene as a scene file here (SaveSceneFile): with saveSceneState "initial" before
+    /// the run (the scene and --set as loaded), with "current" at its end (the bodies' state then).
+    std::string saveScene;
+    std::string saveSceneState = "initial";
 };
 
 /// Outcome of parsing: run with `options`, or exit at once with `exitCode`

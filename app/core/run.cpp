@@ -8,6 +8,7 @@
 #include <tbb/task_arena.h>
 
 #include "scene/param_access.h"
+#include "scene/scene_writer.h"
 
 namespace vorton {
 
@@ -60,10 +61,19 @@ std::int64_t FramesWithoutWindow(const Options& options) {
     return 250;
 }
 
+Status SaveSceneIfAsked(const Options& options, std::string_view when, const Scene& scene,
+                        std::span<const BodyState> bodies) {
+    if (options.saveScene.empty() || options.saveSceneState != when) return Ok{};
+    if (Status s = SaveSceneFile(WithBodyStates(scene, bodies), options.saveScene); !s) {
+        return Error{"--save-scene: " + s.error()};
+    }
+    return Ok{};
+}
+
 int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::task_arena arena(threads);
-    Simulation sim(std::move(scene.setup));
+    Simulation sim(scene.setup);
     RunOutputs outputs;
     if (Status s = outputs.Open(options, sim); !s) {
         log << "vorton: " << s.error() << "\n";
@@ -88,6 +98,10 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) 
             log << "vorton: " << s.error() << "\n";
             return kExitRuntime;
         }
+    }
+    if (Status s = SaveSceneIfAsked(options, "current", scene, sim.Bodies()); !s) {
+        log << "vorton: " << s.error() << "\n";
+        return kExitRuntime;
     }
     log << "vorton: " << scene.name << ": " << frames << " steps, " << sim.GetVortons().Size() << " vortons, "
         << sim.GetTracers().Size() << " tracers, " << threads << " threads, mean " << totalMs / double(frames)

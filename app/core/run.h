@@ -4,6 +4,8 @@
 /// line's --set applied, the per-step outputs, and the simulation-only loop.
 
 #include <iosfwd>
+#include <span>
+#include <string_view>
 
 #include "app/core/options.h"
 #include "app/core/output.h"
@@ -44,6 +46,12 @@ std::string BlowUpAdvice(bool window);
 
 /// Number of steps to run when no window decides: --frames, else the last of --shots, else 250.
 std::int64_t FramesWithoutWindow(const Options& options);
+
+/// --save-scene: writes `scene` to options.saveScene when options.saveSceneState is `when`
+/// ("initial" or "current"), the bodies given their state `bodies` (the running simulation's
+/// at the end; empty: the scene's). Ok without --save-scene; the error names the file.
+Status SaveSceneIfAsked(const Options& options, std::string_view when, const Scene& scene,
+                        std::span<const BodyState> bodies = {});
 
 /// --no-render: steps the scene options.frames times in a task arena of
 /// options.threads, writing the outputs; progress and errors go to `log`.

@@ -39,13 +39,21 @@ void LoadFont() {
 
 }  // namespace
 
-Result<std::unique_ptr<ImGuiLayer>> ImGuiLayer::Create(GlContext& context) {
+Result<std::unique_ptr<ImGuiLayer>> ImGuiLayer::Create(GlContext& context, std::string iniFile) {
     IMGUI_CHECKVERSION();
     std::unique_ptr<ImGuiLayer> layer(new ImGuiLayer(context));
     layer->m_imgui = ImGui::CreateContext();
     ImGui::SetCurrentContext(layer->m_imgui);
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
+    if (!iniFile.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(std::filesystem::path(iniFile).parent_path(), error);
+        if (!error) {
+            layer->m_iniFile = std::move(iniFile);
+            io.IniFilename = layer->m_iniFile.c_str();
+        }
+    }
     io.LogFilename = nullptr;
     ApplyStyle();
     LoadFont();

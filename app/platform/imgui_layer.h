@@ -3,6 +3,7 @@
 /// Dear ImGui wired to a GlContext.
 
 #include <memory>
+#include <string>
 
 #include "app/platform/gl_context.h"
 #include "sim/result.h"
@@ -15,12 +16,14 @@ namespace vorton::platform {
 /// callbacks; callbacks the app set *before* Create() keep being called, ones set after replace
 /// ImGui's), no platform backend when headless (DisplaySize set from the FBO each frame, fixed
 /// 1/60 s DeltaTime), OpenGL3 renderer backend ("#version 330") in both cases. Dark style;
-/// DejaVu Sans if the system has it, else ImGui's built-in font. No imgui.ini is written.
+/// DejaVu Sans if the system has it, else ImGui's built-in font. The windows' places and sizes
+/// are kept in `iniFile` (read at start, written as they change and at exit) when it is given;
+/// its folder is created if missing; none: nothing is written (headless).
 /// Only one may exist at a time; destroy it before its GlContext.
 class ImGuiLayer {
 public:
     /// Error if a backend fails to initialise (the message names which).
-    static Result<std::unique_ptr<ImGuiLayer>> Create(GlContext& context);
+    static Result<std::unique_ptr<ImGuiLayer>> Create(GlContext& context, std::string iniFile = {});
     ImGuiLayer(const ImGuiLayer&) = delete;
     ImGuiLayer& operator=(const ImGuiLayer&) = delete;
     ~ImGuiLayer();
@@ -40,6 +43,7 @@ private:
     ImGuiContext* m_imgui = nullptr;
     bool m_glfwBackend = false;
     bool m_openGlBackend = false;
+    std::string m_iniFile;  // ImGui keeps a pointer to it
 };
 
 }  // namespace vorton::platform

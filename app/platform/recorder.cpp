@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -160,13 +161,24 @@ Status Recorder::StartFfmpeg(int fps) {
     const std::string size = std::to_string(m_width) + "x" + std::to_string(m_height);
     // "file:" stops ffmpeg reading a ':' in the path as a protocol name.
     // clang-format off
-    const std::vector<std::string> args = {
+    std::vector<std::string> args = {
         ffmpeg.string(), "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
         "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", size, "-r", std::to_string(fps),
-        "-i", "pipe:0",
-        "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",  // yuv420p needs even sizes
-        "-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
-        "-movflags", "+faststart", "file:" + m_path.string()};
+        "-i", "pipe:0"};
+    if (m_path.extension() == ".gif") {
+        // A GIF: at most 25 frames/s (GIF delays are in 1/100 s) and 640 px wide, one palette
+        // made for the whole clip (palettegen) and applied with ordered dithering (paletteuse).
+        const std::string gifFps = std::to_string(std::min(fps, 25));
+        args.insert(args.end(), {
+            "-vf", "fps=" + gifFps + ",scale='min(640,iw)':-1:flags=lanczos,split[a][b];"
+                   "[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=4",
+            "-loop", "0", "file:" + m_path.string()});
+    } else {
+        args.insert(args.end(), {
+            "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",  // yuv420p needs even sizes
+            "-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
+            "-movflags", "+faststart", "file:" + m_path.string()});
+    }
     // clang-format on
     std::vector<char*> argv;
     for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Saving rendered frames: an MP4 through ffmpeg, a PNG sequence, or a single PNG.
+/// Saving rendered frames: an MP4 or a GIF through ffmpeg, a PNG sequence, or a single PNG.
 
 #include <sys/types.h>
 #include <cstdint>
@@ -13,7 +13,8 @@ namespace vorton::platform {
 
 /// Writes frames to an MP4 through an `ffmpeg` pipe (path not ending in '/' and not an
 /// existing directory; libx264, yuv420p, given fps; odd width/height are padded to even by
-/// ffmpeg's pad filter), or to a PNG sequence `frame_000000.png`, ... when the path is a
+/// ffmpeg's pad filter; a path ending in .gif: a looping GIF, at most 25 frames/s and 640 px
+/// wide, through ffmpeg's palettegen and paletteuse), or to a PNG sequence `frame_000000.png`, ... when the path is a
 /// directory or ends in '/' (created if missing, with parents).
 /// Errors (never thrown, never fatal): ffmpeg not found on PATH, directory not
 /// creatable/writable, ffmpeg exited (its pipe is written with SIGPIPE blocked for the

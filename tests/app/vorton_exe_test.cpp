@@ -151,10 +151,16 @@ TEST(VortonExe, NoDisplaySuggestsHeadless) {
 TEST(VortonExe, WindowRunsUnderXvfb) {
     if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed";
     const fs::path dir = TempDir("window");
-    const RunResult r = RunVorton("--frames 5 --size 320x240 " + kSmall + " --stats " + dir.string(),
-                            "xvfb-run -a -s '-screen 0 640x480x24'");
+    // The panel open; its place is remembered in ImGui's layout file in the settings folder.
+    const RunResult r = RunVorton("--frames 5 --size 320x240 --open-panel " + kSmall + " --stats " + dir.string(),
+                                  "XDG_CONFIG_HOME='" + (dir / "config").string() +
+                                      "' xvfb-run -a -s '-screen 0 640x480x24'");
     ASSERT_EQ(r.exitCode, 0) << r.output;
     EXPECT_EQ(CountLines(dir / "frames.csv"), 6) << "a header and five steps in the window";
+    std::ifstream ini(dir / "config" / "vorton" / "imgui.ini");
+    std::stringstream layout;
+    layout << ini.rdbuf();
+    EXPECT_NE(layout.str().find("[Window][Vorton fluid]"), std::string::npos) << layout.str();
 }
 
 }  // namespace

@@ -276,6 +276,24 @@ TEST(VortonExe, Mp4HasOneFramePerStepPlusTheFirst) {
     EXPECT_EQ(DecodedFrames(video), 13);
 }
 
+TEST(VortonExe, GifIsALoopingGifWithAFramePerStepAtMost640Wide) {
+    // Issue 14, item 7: GIF as well as MP4. At 25 frames/s (dt = 0.04 s) nothing is dropped.
+    const fs::path dir = TempDir("gif");
+    const fs::path gif = dir / "drop.gif";
+    const RunResult r =
+        RunVorton("--headless --frames 8 --size 800x200 --set dt=0.04 " + kSmall + " --record " + gif.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(gif, std::ios::binary);
+    char magic[6] = {};
+    in.read(magic, 6);
+    EXPECT_EQ(std::string(magic, 6), "GIF89a");
+    // The logical screen width (little-endian, bytes 6-7): scaled down to 640.
+    unsigned char size[2] = {};
+    in.read(reinterpret_cast<char*>(size), 2);
+    EXPECT_EQ(size[0] | (size[1] << 8), 640);
+    EXPECT_EQ(DecodedFrames(gif), 9);
+}
+
 TEST(VortonExe, SigtermMidRecordingFinishesTheVideo) {
     // `timeout` sends SIGTERM after 4 s of a run that would take minutes: the
     // run ends at a step boundary, ffmpeg is closed and waited for, so the

@@ -368,3 +368,27 @@ TEST(Scene, FilesAndNames) {
 
 }  // namespace
 }  // namespace vorton
+
+namespace vorton {
+namespace {
+
+// Issue 14: camera and display settable from the command line.
+TEST(Scene, SetCameraKeysAndAnUnknownOneListsTheValidKeys) {
+    const std::string sets[] = {"camera.distance=3", "camera.yaw=-40", "camera.target=0,0.5,1", "camera.fit=false"};
+    auto scene = PrepareScene("dye_drop", sets);
+    ASSERT_TRUE(scene.ok()) << scene.error();
+    EXPECT_EQ(scene.value().camera.distance, 3.0f);
+    EXPECT_EQ(scene.value().camera.yaw, -40.0f);
+    EXPECT_EQ(scene.value().camera.target, glm::vec3(0.0f, 0.5f, 1.0f));
+    EXPECT_FALSE(scene.value().camera.fit);
+    const std::string bad[] = {"camera.zoom=2"};
+    auto unknown = PrepareScene("dye_drop", bad);
+    ASSERT_FALSE(unknown.ok());
+    for (const char* key : {"camera.zoom", "camera.distance", "camera.yaw", "camera.pitch", "camera.fov",
+                            "camera.target", "camera.follow", "camera.fit", "camera.frame_bodies"}) {
+        EXPECT_NE(unknown.error().find(key), std::string::npos) << key << " missing from: " << unknown.error();
+    }
+}
+
+}  // namespace
+}  // namespace vorton

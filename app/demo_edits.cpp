@@ -1,0 +1,111 @@
+// The panel's edits kept and undone, the scene saved, recordings named per scene (DemoApp's
+// editing half; issue 14).
+#include "app/demo_app.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "app/ui/files.h"
+#include "scene/scene_writer.h"
+
+namespace vorton {
+
+void DemoApp::TrackEdits() {
+    // A slider held is one edit when let go; a text field being typed in likewise.
+    const bool editing = m_imgui && ImGui::IsAnyItemActive();
+    m_history.Track(PanelEdits{m_setup, m_view.display}, editing);
+}
+
+void DemoApp::Undo() {
+    if (auto state = m_history.Undo(PanelEdits{m_setup, m_view.display})) {
+        m_setup = std::move(state->setup);
+        m_view.display = std::move(state->display);
+        SetupEdited();
+        SetStatus("undone", false);
+    }
+}
+
+void DemoApp::Redo() {
+    if (auto state = m_history.Redo(PanelEdits{m_setup, m_view.display})) {
+        m_setup = std::move(state->setup);
+        m_view.display = std::move(state->display);
+        SetupEdited();
+        SetStatus("redone", false);
+    }
+}
+
+void DemoApp::RestoreSceneDefaults() {
+    // An edit like any other: Ctrl+Z brings the tweaks back.
+    m_setup = m_scene.setup;
+    m_view.display = m_scene.display;
+    SetupEdited();
+    SetStatus("the scene's values restored (Ctrl+Z to undo; settings applied on reset need Reset)", false);
+}
+
+void DemoApp::HandleUndoKeys(GLFWwindow* window) {
+    const bool ctrl = glfwGetKey(window, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                      glfwGetKey(window, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+    const bool shift = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                       glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    auto pressed = [&](int key) {
+        const bool down = glfwGetKey(window, key) == GLFW_PRESS;
+        const bool edge = down && !m_keyWasDown[key];
+        m_keyWasDown[key] = down;
+        return edge;
+    };
+    const bool z = pressed(GLFW_KEY_Z), y = pressed(GLFW_KEY_Y);
+    if (!ctrl) return;
+    if (z && !shift) Undo();
+    if (y || (z && shift)) Redo();
+}
+
+Scene DemoApp::SceneAsEdited() const {
+    Scene scene = m_scene;
+    scene.setup = m_setup;
+    scene.display = m_view.display;
+    // The view as it is now, kept as given on load (no framing).
+    const platform::CameraPose& pose = m_camera.Pose();
+    scene.camera.target = pose.target;
+    scene.camera.distance = pose.distance;
+    scene.camera.yaw = pose.yaw;
+    scene.camera.pitch = pose.pitch;
+    scene.camera.fovY = pose.fovY;
+    scene.camera.follow = m_view.followDye;
+    scene.camera.fit = false;
+    return scene;
+}
+
+void DemoApp::SaveScene(const std::string& file, bool currentState) {
+    Scene scene = SceneAsEdited();
+    if (currentState) scene = WithBodyStates(std::move(scene), m_front.bodies);
+    if (Status s = SaveSceneFile(scene, file); !s) {
+        SetStatus("save scene: " + s.error(), true);
+        return;
+    }
+    SetStatus("saved " + file + (currentState ? " (bodies as they are now)" : " (bodies as at reset)") +
+                  "; load it with --scene " + file,
+              false);
+}
+
+void DemoApp::ToggleNamedRecording(double clipSeconds) {
+    if (m_recorder.IsRecording()) {
+        ToggleRecording({});
+        return;
+    }
+    const int format = std::clamp(m_view.recordFormat, 0, 2);
+    const std::string extension = kRecordExtensions[format];
+    std::string name = RecordingName(m_scene.name, std::chrono::system_clock::now(), extension.empty() ? "x" : extension);
+    if (extension.empty()) name = name.substr(0, name.size() - 2) + "/";  // a folder of PNGs
+    const std::filesystem::path dir(m_view.captureDir.data());
+    ToggleRecording((dir / name).string());
+    // One frame per step plus the first: clipSeconds of simulated time, as many of video.
+    m_clipFrames = m_recorder.IsRecording() && clipSeconds > 0.0
+                       ? 1 + ClipSteps(clipSeconds, double(m_setup.params.dt))
+                       : 0;
+}
+
+}  // namespace vorton

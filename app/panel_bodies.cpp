@@ -1,0 +1,101 @@
+// The panel's Bodies section: the selected body's plots first, then each body's settings.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <variant>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "app/demo_app.h"
+#include "app/panel.h"
+#include "app/panel_widgets.h"
+
+namespace vorton {
+
+namespace {
+
+/// A plot of one quantity over the last steps (oldest left), its latest value inside, and
+/// the plotted range beside it.
+void HistoryPlot(const char* id, const char* name, const char* unit, const StepHistory& history) {
+    const std::vector<float>& values = history.Values();
+    if (values.empty()) return;
+    const auto [lowest, highest] = std::minmax_element(values.begin(), values.end());
+    const float low = *lowest, high = *highest;
+    const float pad = std::max(0.05f * (high - low), 1.0e-3f + 0.01f * std::max(std::abs(low), std::abs(high)));
+    char overlay[64], label[96];
+    std::snprintf(overlay, sizeof overlay, "%s %.3g %s", name, history.Latest(), unit);
+    std::snprintf(label, sizeof label, "max %.3g\nmin %.3g##%s", high, low, id);
+    // Width 0: the item width (ImGui 1.86 takes -1 literally).
+    ImGui::PlotLines(label, values.data(), int(values.size()), history.Offset(), overlay, low - pad, high + pad,
+                     ImVec2(0.0f, 56.0f));
+}
+
+void Plots(DemoApp& app) {
+    const auto& bodies = app.Snapshot().bodies;
+    int& selected = app.SelectedBody();
+    if (selected < 0 || std::size_t(selected) >= bodies.size()) selected = 0;
+    const auto& histories = app.BodyHistories();
+    const auto& specs = app.Setup().bodies;
+    if (std::size_t(selected) >= histories.size() || std::size_t(selected) >= specs.size()) return;
+    const BodyHistory& h = histories[std::size_t(selected)];
+    const double seconds = double(std::max<std::size_t>(h.height.Values().size(), 1) - 1) * app.Setup().params.dt;
+    ImGui::Text("%s over the last %.1f s", specs[std::size_t(selected)].name.c_str(), seconds);
+    HistoryPlot("height", "height", "m", h.height);
+    HistoryPlot("speed", "speed", "m/s", h.speed);
+}
+
+}  // namespace
+
+void BodiesSection(DemoApp& app) {
+    std::vector<BodySpec>& specs = app.Setup().bodies;
+    const auto& bodies = app.Snapshot().bodies;
+    if (specs.empty() || bodies.empty()) return;
+    if (!ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // The scene's point first: where the selected body goes and how fast.
+    Plots(app);
+    const std::vector<BodySpec>& sceneSpecs = app.CurrentScene().setup.bodies;
+    const float ambient = app.Setup().params.ambientDensity;
+    int& selected = app.SelectedBody();
+    bool edited = false;
+    for (std::size_t i = 0; i < specs.size() && i < bodies.size(); ++i) {
+        BodySpec& spec = specs[i];
+        const BodyState& b = bodies[i];
+        // Slider ranges around the scene file's values, so they stay put while dragging.
+        const BodySpec& reference = i < sceneSpecs.size() ? sceneSpecs[i] : spec;
+        ImGui::PushID(int(i));
+        ImGui::Separator();
+        ImGui::RadioButton(spec.name.c_str(), &selected, int(i));
+        HelpMarker("plot this body's height and speed above; grabbing a body selects it too");
+        // Flags on the name's line, then the sliders and colour.
+        for (const auto& info : BodyParamInfos()) {
+            if (!info.live || !std::holds_alternative<bool BodySpec::*>(info.member)) continue;
+            ImGui::SameLine();
+            edited |= ParamWidget(spec, info, SliderRange{}, &reference);
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", b.grabbed ? "held by the mouse" : spec.fixed ? "fixed" : "free");
+        for (const auto& info : BodyParamInfos()) {
+            // Not position and velocities: they are the state at reset.
+            if (!info.live || std::holds_alternative<bool BodySpec::*>(info.member)) continue;
+            edited |= ParamWidget(spec, info, BodySlider(info, reference, ambient), &reference);
+        }
+        const glm::vec3 f = b.NetForce();
+        ImGui::Text("height %.3f m   speed %.3f m/s", b.position.z, glm::length(b.velocity));
+        ImGui::Text("net force |F| = %.3g N", glm::length(f));
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("net (%.3g, %.3g, %.3g) N\nfrom the fluid (%.3g, %.3g, %.3g) N\nweight and buoyancy "
+                              "(%.3g, %.3g, %.3g) N",
+                              f.x, f.y, f.z, b.fluidForce.x, b.fluidForce.y, b.fluidForce.z, b.weightForce.x,
+                              b.weightForce.y, b.weightForce.z);
+        }
+        ImGui::Text("fluid around it %.1f kg/m^3 (ambient %.0f)", b.fluidDensity, ambient);
+        ImGui::PopID();
+    }
+    if (edited) app.SetupEdited();
+    ImGui::TextDisabled("Left drag a sphere to move or throw it; wheel: push/pull.");
+}
+
+}  // namespace vorton
