@@ -204,6 +204,8 @@ private:
     void TrackEdits();
     /// Ctrl+Z, Ctrl+Y (and Ctrl+Shift+Z) from the keyboard.
     void HandleUndoKeys(GLFWwindow* window);
+    /// Puts back the panel's state an undo or redo returned (nothing when none).
+    void RestoreEdits(std::optional<PanelEdits> state, const char* what);
     /// True (and a screenshot requested) when the step shown is one of --shots not yet taken.
     bool TakeShot();
 

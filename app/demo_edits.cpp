@@ -20,22 +20,16 @@ void DemoApp::TrackEdits() {
     m_history.Track(PanelEdits{m_setup, m_view.display}, editing);
 }
 
-void DemoApp::Undo() {
-    if (auto state = m_history.Undo(PanelEdits{m_setup, m_view.display})) {
-        m_setup = std::move(state->setup);
-        m_view.display = std::move(state->display);
-        SetupEdited();
-        SetStatus("undone", false);
-    }
-}
+void DemoApp::Undo() { RestoreEdits(m_history.Undo(PanelEdits{m_setup, m_view.display}), "undone"); }
 
-void DemoApp::Redo() {
-    if (auto state = m_history.Redo(PanelEdits{m_setup, m_view.display})) {
-        m_setup = std::move(state->setup);
-        m_view.display = std::move(state->display);
-        SetupEdited();
-        SetStatus("redone", false);
-    }
+void DemoApp::Redo() { RestoreEdits(m_history.Redo(PanelEdits{m_setup, m_view.display}), "redone"); }
+
+void DemoApp::RestoreEdits(std::optional<PanelEdits> state, const char* what) {
+    if (!state) return;
+    m_setup = std::move(state->setup);
+    m_view.display = std::move(state->display);
+    SetupEdited();
+    SetStatus(what, false);
 }
 
 void DemoApp::RestoreSceneDefaults() {
