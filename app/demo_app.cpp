@@ -60,6 +60,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
         app->m_sceneDescriptions.push_back(SceneDescription(DataDirectory() / "scenes" / (name + ".json")));
     }
     app->m_view.showPanel = options.openPanel;
+    app->m_view.showDiagnostics = options.openDiagnostics;
     std::snprintf(app->m_view.captureDir.data(), app->m_view.captureDir.size(), "%s", options.screenshotDir.c_str());
     app->SetThreads(options.threads);
     auto sim = std::make_unique<Simulation>(app->m_scene.setup);
@@ -343,6 +344,7 @@ int DemoApp::Run() {
             }
             if (ui && !m_view.showPanel) DrawMouseHint(*this);
             if (m_view.showTimings) DrawTimings(*this);
+            if (m_view.showDiagnostics) DrawDiagnostics(*this);
             if (m_view.showHelp) DrawHelp(*this);
             if (ColourField(m_view.display.colour) != ColourField::Dye) DrawLegend(*this);
             if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording

@@ -45,6 +45,7 @@ struct ViewSettings {
     bool showHelp = false;         ///< the keys and mouse overlay (F1)
     bool followDye = false;        ///< the camera keeps the dye and bodies framed as they move
     bool showTimings = false;      ///< the timing window: stages, ms per step, steps/s, fps (T)
+    bool showDiagnostics = false;  ///< the diagnostics dock: invariants, counts, closed-form checks (D)
     DisplaySettings display;       ///< the look (scene file's "display", --set display.KEY)
     /// What Record writes (RecordFormat): an MP4, a GIF, or a folder of PNGs; named per scene and time.
     int recordFormat = 0;

@@ -55,6 +55,7 @@ void DemoApp::HandleInput() {
     if (pressed(GLFW_KEY_M)) m_view.showPanel = !m_view.showPanel;
     if (pressed(GLFW_KEY_F1)) m_view.showHelp = !m_view.showHelp;
     if (pressed(GLFW_KEY_T)) m_view.showTimings = !m_view.showTimings;
+    if (pressed(GLFW_KEY_D)) m_view.showDiagnostics = !m_view.showDiagnostics;
     if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) m_screenshotRequested = true;
     if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
 }

@@ -132,6 +132,10 @@ void InternalsSection(DemoApp& app) {
     ImGui::Text("sim %.1f ms/step, %.1f steps/s", sim.stepMs, app.StepsPerSecond());
     ImGui::Checkbox("Timings (T)", &app.View().showTimings);
     HelpMarker("a window with the time of each stage of a step, ms per step over time, steps/s and FPS");
+    ImGui::SameLine();
+    ImGui::Checkbox("Diagnostics (D)", &app.View().showDiagnostics);
+    HelpMarker("a window with the circulation, impulse, kinetic energy, enstrophy and counts over time, and the "
+               "impulse law measured against its closed form");
     SimParams& p = app.Setup().params;
     const SimParams& scene = app.CurrentScene().setup.params;
     using Panel = ParamInfo<SimParams>::Panel;

@@ -230,6 +230,8 @@ void SimWorker::Step() {
     m_totalStepMs += m_sim->LastStepMs();
     m_stepMsHistory.Push(float(m_sim->LastStepMs()));
     RecordBodyHistories();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    m_flow.Push(MeasureFlow(*m_sim, wall));
     if (!m_outputsStopped) {
         if (Status s = m_outputs.AfterStep(*m_sim); !s) {
             m_newErrors.push_back(s.error() + " (outputs stopped; the simulation goes on)");
@@ -243,6 +245,7 @@ void SimWorker::NewGeneration() {
     m_blowUp.clear();
     m_bodyHistories.assign(m_sim->Bodies().size(), BodyHistory{});
     RecordBodyHistories();  // the initial state
+    m_flow.Clear();
 }
 
 void SimWorker::RecordBodyHistories() {
@@ -309,6 +312,8 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.blowUp = m_blowUp;
     s.stepMsHistory = m_stepMsHistory;
     s.bodyHistories = m_bodyHistories;
+    s.flow = m_flow;
+    s.impulseLaw = ImpulseLawFor(sim.Setup());
 }
 
 }  // namespace vorton

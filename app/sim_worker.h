@@ -25,6 +25,7 @@
 #include <tbb/task_arena.h>
 
 #include "app/core/run.h"
+#include "app/ui/flow_diagnostics.h"
 #include "sim/simulation.h"
 
 namespace vorton {
@@ -80,6 +81,10 @@ struct SimSnapshot {
     std::string blowUp;         ///< the failed step's report; empty while the simulation is healthy
     StepHistory stepMsHistory;  ///< LastStepMs() per step, ms
     std::vector<BodyHistory> bodyHistories;  ///< since the last reset, one per body
+    /// The flow measured after each step since the last reset (the diagnostics dock).
+    FlowLog flow;
+    /// ImpulseLawFor() the simulation's setup: whether and how closely dI/dt = (g/ρ₀)Σδρ_kV_k holds.
+    ImpulseLaw impulseLaw;
 };
 
 /// Runs a Simulation on a worker thread (see the file comment).
@@ -174,6 +179,8 @@ private:
     std::string m_blowUp;
     StepHistory m_stepMsHistory;
     std::vector<BodyHistory> m_bodyHistories;
+    FlowLog m_flow;
+    std::chrono::steady_clock::time_point m_wallStart = std::chrono::steady_clock::now();
     std::vector<std::string> m_newErrors;
     SimSnapshot m_back;
 

@@ -140,6 +140,7 @@ void DrawHelp(DemoApp& app) {
         {"M", "the full panel (More)"},
         {"H", "hide or show all of the interface"},
         {"T", "the timings window"},
+        {"D", "the diagnostics dock: invariants, counts, the impulse law's check"},
         {"P or F12", "screenshot"},
         {"Ctrl+Z / Ctrl+Y", "undo / redo a panel edit"},
         {"Right-click a control", "reset it to the scene's value"},

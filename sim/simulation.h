@@ -180,6 +180,16 @@ public:
     float TracerDensityDeviation(std::size_t i) const;
 
     Diagnostics ComputeDiagnostics() const;
+    /// Velocity (m/s, without the free stream; with the bodies' fields) at
+    /// each vorton of the current state, as the last step computed it for
+    /// the next one (N, in vorton order). Empty before the first step, after
+    /// a reset, and after anything invalidated it (an edit of the vortons, a
+    /// VelocityAt call, a changed solver setting): no solve is run to fill
+    /// it. For diagnostics such as the kinetic energy ρ₀Σ u_k·(x_k × α_k).
+    std::span<const glm::vec3> VortonVelocities() const {
+        if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey()) || m_velocity0.size() != m_vortons.Size()) return {};
+        return m_velocity0;
+    }
 
     /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;

@@ -62,6 +62,9 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_flag("--record-panel", o.recordPanel,
                  "include the toolbar and the panel (when open) in recorded frames and screenshots");
     app.add_flag("--open-panel", o.openPanel, "start with the full control panel open (else the toolbar only)");
+    app.add_flag("--open-diagnostics", o.openDiagnostics,
+                 "start with the diagnostics dock open (circulation, impulse, energy, enstrophy, counts, "
+                 "the impulse law's check; D toggles it)");
     app.add_option("--screenshot-dir", o.screenshotDir, "folder for screenshots (F12 / P key, --shots)")
         ->capture_default_str();
     app.add_option("--shots", o.shots, "save a PNG of each of these steps, e.g. 0,150,500 (headless: draws only these)")

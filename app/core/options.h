@@ -39,6 +39,7 @@ struct Options {
     bool listParams = false;
     bool paused = false;       ///< start paused (window only)
     bool openPanel = false;    ///< start with the full panel open (else the toolbar only)
+    bool openDiagnostics = false;  ///< start with the diagnostics dock open
     /// Write the scene as a scene file here (SaveSceneFile): with saveSceneState "initial" before
     /// the run (the scene and --set as loaded), with "current" at its end (the bodies' state then).
     std::string saveScene;
