@@ -67,7 +67,9 @@ class DemoApp {
 public:
     /// Creates the window (or the headless EGL context) and everything that draws. Errors: no
     /// display (suggests --headless), no GL 3.3 context, missing shaders.
-    static Result<std::unique_ptr<DemoApp>> Create(const Options& options, Scene scene);
+    /// `loaded`: a simulation read from --snapshot-load (else one is made from the scene).
+    static Result<std::unique_ptr<DemoApp>> Create(const Options& options, Scene scene,
+                                                   std::unique_ptr<Simulation> loaded = nullptr);
     ~DemoApp();
 
     /// Runs until the window closes or options.frames steps are done. Returns an ExitCode.
@@ -209,6 +211,7 @@ private:
     bool TakeShot();
 
     Options m_options;
+    std::int64_t m_startStep = 0;  ///< the step the run started at (a loaded snapshot's); --frames counts from it
     Scene m_scene;
     SceneSetup m_setup;          // the panel's copy (see Setup())
     SceneSetup m_previousSetup;  // the last scene's, until the worker shows the new scene

@@ -22,7 +22,7 @@ float StepHistory::Latest() const {
 }
 
 bool SimWorker::Pending::Any() const {
-    return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds;
+    return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds || newSim;
 }
 
 SimWorker::SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
@@ -123,6 +123,24 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
     return true;
 }
 
+Status SimWorker::WriteSnapshot(const std::filesystem::path& file, const Scene& scene) {
+    std::unique_lock lock(m_mutex);
+    // Holding the mutex, the worker cannot start a round: only its current one can be running.
+    m_wakeUi.wait(lock, [&] { return !m_busy; });
+    return WriteSnapshotFile(file, scene, *m_sim);
+}
+
+void SimWorker::ReplaceSimulation(std::unique_ptr<Simulation> sim, std::uint64_t sceneId) {
+    std::unique_lock lock(m_mutex);
+    m_pending.setup.reset();
+    m_pending.newScene.reset();
+    m_pending.reset = false;
+    m_pending.grabs.clear();
+    m_pending.newSim = std::move(sim);
+    m_pending.sceneId = sceneId;
+    m_wakeWorker.notify_one();
+}
+
 void SimWorker::Loop() {
     std::unique_lock lock(m_mutex);
     for (;;) {
@@ -181,6 +199,12 @@ bool SimWorker::Apply(Pending& work) {
     if (work.newScene) {
         // Seeding uses the arena like a step does.
         m_arena->execute([&] { m_sim = std::make_unique<Simulation>(std::move(*work.newScene)); });
+        m_sceneId = work.sceneId;
+        NewGeneration();
+        changed = true;
+    }
+    if (work.newSim) {
+        m_sim = std::move(work.newSim);
         m_sceneId = work.sceneId;
         NewGeneration();
         changed = true;

@@ -26,6 +26,7 @@
 
 #include "app/core/run.h"
 #include "app/ui/flow_diagnostics.h"
+#include "scene/snapshot.h"
 #include "sim/simulation.h"
 
 namespace vorton {
@@ -136,6 +137,13 @@ public:
     /// `errors`. Blocks only for lock-step, for the length of one step.
     bool Sync(const FrameRequest& request, SimSnapshot& front, std::vector<std::string>& errors);
 
+    /// Writes the simulation's state and `scene` to a snapshot file (WriteSnapshotFile) between
+    /// steps: waits for a step in progress, and the worker starts none until it is written.
+    Status WriteSnapshot(const std::filesystem::path& file, const Scene& scene);
+    /// Replaces the simulation by `sim` (a loaded snapshot) at the next step boundary, as a scene
+    /// change does; `sceneId` is reported back as SimSnapshot::sceneId.
+    void ReplaceSimulation(std::unique_ptr<Simulation> sim, std::uint64_t sceneId);
+
 private:
     /// Edits taken from FrameRequests, waiting for a step boundary.
     struct Pending {
@@ -147,6 +155,7 @@ private:
         std::optional<int> threads;
         std::optional<bool> showVortons;
         std::optional<bool> tracerSpeeds;
+        std::unique_ptr<Simulation> newSim;  // a loaded snapshot
         bool Any() const;
     };
 

@@ -20,6 +20,7 @@
 #include "sim/numerics/aabb.h"
 #include "sim/numerics/uniform_grid.h"
 #include "sim/params.h"
+#include "sim/result.h"
 #include "sim/particles/particles.h"
 #include "sim/particles/remesh.h"
 #include "sim/particles/seeding.h"
@@ -190,6 +191,20 @@ public:
         if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey()) || m_velocity0.size() != m_vortons.Size()) return {};
         return m_velocity0;
     }
+
+    /// Appends the whole state of the run to `out` (sim/simulation_state.cpp): time and step
+    /// count, vortons, tracers, the remeshing lattice and tallies, and the velocities cached
+    /// for the next step (at the vortons and on the tracers' grid), so that RestoreState on a
+    /// Simulation of the same setup continues bit for bit as this one would. Raw bytes in
+    /// this machine's byte order, each array preceded by its length (u64). Not the setup:
+    /// the caller keeps it (scene/snapshot.h writes it as scene JSON). Error: a scene with
+    /// bodies (their surface images and sheets are not saved yet).
+    Status AppendState(std::string& out) const;
+    /// Replaces the state by `bytes` from AppendState of a simulation with this setup. All
+    /// or nothing: on error (truncated, trailing bytes, counts or group indices that do not
+    /// fit this setup, bodies) the state is left as it was and the message says what was
+    /// wrong and where.
+    Status RestoreState(std::string_view bytes);
 
     /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;

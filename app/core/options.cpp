@@ -43,15 +43,15 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     Options& o = result.options;
     CLI::App app{"vorton: interactive vortex-particle fluid demo (heavy fluid sinks, light fluid rises)", "vorton"};
     std::string size;
-    app.add_option("--scene", o.scene, "scene name (see --list-scenes) or path to a .json scene file")
-        ->capture_default_str();
+    auto* sceneOption = app.add_option("--scene", o.scene, "scene name (see --list-scenes) or path to a .json scene file")
+                            ->capture_default_str();
     auto* headless = app.add_flag("--headless", o.headless, "render offscreen through EGL (no window, no X server)");
     auto* noRender = app.add_flag("--no-render", o.noRender, "simulation only, no OpenGL at all");
     headless->excludes(noRender);
     app.add_option("--frames", o.frames, "run N steps, then exit (default: until closed; 250 without a window)")
         ->check(WholeNumber(1, 1000000000));
     app.add_option("--threads", o.threads, "worker threads (0: all cores)")->check(WholeNumber(0, 256));
-    app.add_option("--set", o.sets, "set a parameter, e.g. ambient_density=2, gravity=0,0,-9.81, drop.density_deviation=0.5 "
+    auto* setOption = app.add_option("--set", o.sets, "set a parameter, e.g. ambient_density=2, gravity=0,0,-9.81, drop.density_deviation=0.5 "
                                     "(--list-params lists them)");
     app.add_option("--stats", o.statsDir, "write DIR/frames.csv, one row per step");
     auto* dump = app.add_option("--dump-dir", o.dumpDir, "write vortons_NNNNNN.ply and tracers_NNNNNN.ply to DIR");
@@ -80,6 +80,14 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
         ->check(CLI::IsMember({"initial", "current"}))
         ->needs(saveScene)
         ->capture_default_str();
+    app.add_option("--snapshot-load", o.snapshotLoad,
+                   "start from a snapshot file (its scene and state; --frames N runs N more steps), which "
+                   "continues bit for bit the run that saved it")
+        ->excludes(sceneOption)
+        ->excludes(setOption);
+    app.add_option("--snapshot-save", o.snapshotSave,
+                   "at the end of the run, save the whole simulation state and its scene to FILE, a versioned "
+                   "binary file --snapshot-load continues from (scenes without bodies)");
     app.add_flag("--list-scenes", o.listScenes, "print the scene names and exit");
     app.add_flag("--list-params", o.listParams, "print every parameter of the scene and exit");
     app.add_flag("--paused", o.paused, "start paused (window only)");

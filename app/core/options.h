@@ -7,6 +7,7 @@
 ///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|FILE.gif|DIR]
 ///            [--size WxH] [--shots STEP,STEP...] [--screenshot-dir DIR]
 ///            [--save-scene FILE [--save-scene-state initial|current]]
+///            [--snapshot-load FILE] [--snapshot-save FILE]
 ///            [--list-scenes] [--list-params]
 
 #include <cstdint>
@@ -44,6 +45,10 @@ struct Options {
     /// the run (the scene and --set as loaded), with "current" at its end (the bodies' state then).
     std::string saveScene;
     std::string saveSceneState = "initial";
+    /// Start from this snapshot file (scene/snapshot.h) instead of a scene; --frames N runs N more steps.
+    std::string snapshotLoad;
+    /// At the end of the run, save the whole state and its scene here (scenes without bodies).
+    std::string snapshotSave;
 };
 
 /// Outcome of parsing: run with `options`, or exit at once with `exitCode`

@@ -9,6 +9,7 @@
 
 #include "scene/param_access.h"
 #include "scene/scene_writer.h"
+#include "scene/snapshot.h"
 
 namespace vorton {
 
@@ -70,10 +71,24 @@ Status SaveSceneIfAsked(const Options& options, std::string_view when, const Sce
     return Ok{};
 }
 
-int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) {
+Status SaveSnapshotIfAsked(const Options& options, const Scene& scene, const Simulation& sim) {
+    if (options.snapshotSave.empty()) return Ok{};
+    if (Status s = WriteSnapshotFile(options.snapshotSave, scene, sim); !s) return Error{"--snapshot-save: " + s.error()};
+    return Ok{};
+}
+
+Status CheckSnapshotSave(const Options& options, const Scene& scene) {
+    if (options.snapshotSave.empty() || scene.setup.bodies.empty()) return Ok{};
+    return Error{"--snapshot-save: snapshots of scenes with bodies are not supported yet (the bodies' surface images "
+                 "and sheets are not saved); " +
+                 scene.name + " has " + std::to_string(scene.setup.bodies.size()) + " bodies"};
+}
+
+int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, std::unique_ptr<Simulation> loaded) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::task_arena arena(threads);
-    Simulation sim(scene.setup);
+    std::unique_ptr<Simulation> owned = loaded ? std::move(loaded) : std::make_unique<Simulation>(scene.setup);
+    Simulation& sim = *owned;
     RunOutputs outputs;
     if (Status s = outputs.Open(options, sim); !s) {
         log << "vorton: " << s.error() << "\n";
@@ -100,6 +115,10 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) 
         }
     }
     if (Status s = SaveSceneIfAsked(options, "current", scene, sim.Bodies()); !s) {
+        log << "vorton: " << s.error() << "\n";
+        return kExitRuntime;
+    }
+    if (Status s = SaveSnapshotIfAsked(options, scene, sim); !s) {
         log << "vorton: " << s.error() << "\n";
         return kExitRuntime;
     }
