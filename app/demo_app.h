@@ -51,6 +51,7 @@ struct ViewSettings {
     int recordFormat = 0;
     std::array<char, 512> captureDir{};  ///< the folder recordings, screenshots and saved scenes go to
     bool saveCurrentState = false;       ///< Save scene: the bodies as they are now, not at reset
+    std::array<char, 512> snapshotFile{};  ///< the snapshot Load snapshot reads (the last saved, at first)
 };
 
 /// The recording formats of ViewSettings::recordFormat, and the file extension of each ("" for
@@ -112,6 +113,12 @@ public:
     /// view, the display) to `file`; with `currentState`, the bodies as they are now. The
     /// outcome goes to the status line.
     void SaveScene(const std::string& file, bool currentState);
+    /// Writes the simulation's whole state and the scene as edited to `file` between steps
+    /// (scene/snapshot.h); the status line says where, or why not (a scene with bodies).
+    void SaveSnapshot(const std::string& file);
+    /// Reads a snapshot and runs from it, as a scene change; a file that does not load leaves
+    /// the running scene as it is and the status line says why.
+    void LoadSnapshot(const std::string& file);
     /// The scene as the panel has it, for SaveScene and --save-scene-state current.
     Scene SceneAsEdited() const;
     /// Undo and redo of the panel's edits (Ctrl+Z / Ctrl+Y), and back to the scene file's values.
