@@ -202,6 +202,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.setup = m_setupEdited ? &m_setup : nullptr;
     request.reset = m_resetRequested;
     request.grabs = m_grabs;
+    request.paints = m_paints;
     request.threads = m_threads;
     request.showVortons = m_view.showVortons;
     request.tracerSpeeds = ColourField(m_view.display.colour) == ColourField::Speed;
@@ -214,6 +215,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     m_setupEdited = false;
     m_resetRequested = false;
     m_grabs.clear();
+    m_paints.clear();
     if (allowStep) m_stepRequested = false;  // handed over, or dropped after a blow-up as before
 
     for (std::string& error : m_workerErrors) {

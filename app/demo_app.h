@@ -29,6 +29,7 @@
 #include "app/ui/param_ui.h"
 #include "app/render_stats.h"
 #include "app/sim_worker.h"
+#include "app/ui/paint.h"
 #include "render/renderer.h"
 #include "sim/simulation.h"
 
@@ -51,6 +52,8 @@ struct ViewSettings {
     int recordFormat = 0;
     std::array<char, 512> captureDir{};  ///< the folder recordings, screenshots and saved scenes go to
     bool saveCurrentState = false;       ///< Save scene: the bodies as they are now, not at reset
+    bool paintMode = false;        ///< left drag releases blobs of dye instead of orbiting (I)
+    PaintSettings paint;           ///< what a paint stroke releases
     std::array<char, 512> snapshotFile{};  ///< the snapshot Load snapshot reads (the last saved, at first)
 };
 
@@ -278,7 +281,12 @@ private:
     // Grabbing a body with the left button. The grab point is where the cursor took hold
     // (on the sphere at the press, then in the plane through it facing the camera); the
     // body's target is the grab point plus m_grabOffset (centre minus the first grab point).
-    enum class Drag { None, Orbit, Grab };
+    enum class Drag { None, Orbit, Grab, Paint };
+    /// Paint mode: releases a blob at the cursor (PaintPoint at the camera target's depth).
+    void PaintAt(GLFWwindow* window, glm::vec2 cursor);
+    std::vector<SimWorker::PaintCommand> m_paints;  // posted at the next Sync
+    std::optional<glm::vec3> m_lastPaint;           // the stroke's last blob
+    int m_paintCount = 0;
     Drag m_drag = Drag::None;
     bool m_leftWasDown = false;
     int m_grabbedBody = -1;

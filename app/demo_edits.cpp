@@ -41,8 +41,11 @@ void DemoApp::Redo() {
 }
 
 void DemoApp::RestoreSceneDefaults() {
-    // An edit like any other: Ctrl+Z brings the tweaks back.
+    // An edit like any other: Ctrl+Z brings the tweaks back. Painted groups stay (their fluid does).
+    std::vector<DensityGroup> painted(m_setup.groups.begin() + std::ptrdiff_t(std::min(m_setup.groups.size(), m_scene.setup.groups.size())),
+                                      m_setup.groups.end());
     m_setup = m_scene.setup;
+    m_setup.groups.insert(m_setup.groups.end(), painted.begin(), painted.end());
     m_view.display = m_scene.display;
     SetupEdited();
     SetStatus("the scene's values restored (Ctrl+Z to undo; settings applied on reset need Reset)", false);

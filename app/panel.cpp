@@ -178,6 +178,7 @@ void DrawPanel(DemoApp& app) {
     SceneSection(app);
     DisplaySection(app);
     PhysicsSection(app);
+    PaintSection(app);
     BodiesSection(app);
     CaptureSection(app);
     InternalsSection(app);

@@ -36,6 +36,8 @@ void DrawTimings(DemoApp& app);
 /// form with a pass/fail mark, and the speed against real time. Closing it clears
 /// View().showDiagnostics.
 void DrawDiagnostics(DemoApp& app);
+/// The Paint section: paint mode, the blobs' deviation, dye and radius (app/panel_paint.cpp).
+void PaintSection(DemoApp& app);
 /// The colour map's legend (field, range) at the bottom right, while the dye is coloured by a
 /// field (app/panel_display.cpp).
 void DrawLegend(DemoApp& app);

@@ -22,7 +22,8 @@ float StepHistory::Latest() const {
 }
 
 bool SimWorker::Pending::Any() const {
-    return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds || newSim;
+    return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds || newSim ||
+           !paints.empty();
 }
 
 SimWorker::SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
@@ -74,6 +75,7 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
         m_pending.sceneId = request.sceneId;
     }
     if (request.setup) m_pending.setup = *request.setup;
+    if (!request.newScene) m_pending.paints.insert(m_pending.paints.end(), request.paints.begin(), request.paints.end());
     if (request.reset) m_pending.reset = true;
     for (const GrabCommand& grab : request.grabs) {
         auto same = std::find_if(m_pending.grabs.begin(), m_pending.grabs.end(),
@@ -209,7 +211,19 @@ bool SimWorker::Apply(Pending& work) {
         NewGeneration();
         changed = true;
     }
-    if (work.setup) m_sim->Setup() = std::move(*work.setup);
+    if (work.setup) {
+        // Groups painted at run time have vortons and tracers: a setup without them (an undo,
+        // "restore scene defaults") gets them back rather than leaving those orphaned.
+        const auto& groups = m_sim->Setup().groups;
+        for (std::size_t g = work.setup->groups.size(); g < groups.size(); ++g) work.setup->groups.push_back(groups[g]);
+        m_sim->Setup() = std::move(*work.setup);
+    }
+    for (const PaintCommand& paint : work.paints) {
+        Status s = Ok{};
+        m_arena->execute([&] { s = m_sim->SeedGroupNow(paint.group, paint.tracers); });
+        if (!s) m_newErrors.push_back("paint: " + s.error());
+        changed = true;
+    }
     if (work.threads && *work.threads != m_threads) {
         // Results do not depend on the thread count, so the state carries on as it is.
         m_threads = *work.threads;
@@ -332,6 +346,7 @@ void SimWorker::Fill(SimSnapshot& s) {
 
     s.bodies.assign(sim.Bodies().begin(), sim.Bodies().end());
     s.bounds = sim.Bounds();
+    s.spacing = sim.Spacing();
     s.diagnostics = sim.ComputeDiagnostics();
     s.blowUp = m_blowUp;
     s.stepMsHistory = m_stepMsHistory;

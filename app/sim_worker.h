@@ -76,6 +76,7 @@ struct SimSnapshot {
     std::vector<glm::vec3> vortonPositions;  ///< m
     std::vector<float> vortonStrength;       ///< |vorticity|, 1/s
     float vortonSize = 0.02f;                ///< sprite diameter, m
+    float spacing = 0.0f;                    ///< the vortons' lattice spacing h, m (Simulation::Spacing)
     std::vector<BodyState> bodies;           ///< in the order of Setup().bodies
     Aabb bounds;
     Diagnostics diagnostics;
@@ -98,6 +99,13 @@ public:
         glm::vec3 target{0.0f};  ///< m, while held
     };
 
+    /// A paint stroke's blob: group `group` of the setup posted with it (or before), seeded now
+    /// (Simulation::SeedGroupNow) with `tracers` tracers.
+    struct PaintCommand {
+        std::size_t group = 0;
+        int tracers = 0;
+    };
+
     /// What the frame loop hands over once per frame. Edits apply at the next step boundary,
     /// in this order: scene, setup, threads, grabs, reset.
     struct FrameRequest {
@@ -108,6 +116,7 @@ public:
         const SceneSetup* setup = nullptr;
         bool reset = false;
         std::span<const GrabCommand> grabs;
+        std::span<const PaintCommand> paints;  ///< seeded after the setup is applied
         int threads = 1;           ///< task arena size; a change recreates the arena
         bool showVortons = false;  ///< copy the vortons into snapshots
         bool tracerSpeeds = false; ///< copy the tracers' speeds into snapshots
@@ -156,6 +165,7 @@ private:
         std::optional<bool> showVortons;
         std::optional<bool> tracerSpeeds;
         std::unique_ptr<Simulation> newSim;  // a loaded snapshot
+        std::vector<PaintCommand> paints;
         bool Any() const;
     };
 

@@ -206,6 +206,17 @@ public:
     /// wrong and where.
     Status RestoreState(std::string_view bytes);
 
+    /// Seeds group g of Setup().groups now, in the running fluid, as a paint stroke (the app's
+    /// paint mode): as SeedVortons seeds a scene's groups, a vorton at rest of the group, of
+    /// volume h³ and core coreOverlap·h, on each point of the current lattice inside its shape,
+    /// an ambient (δρ = 0) vorton at rest on each point of its halo (which the baroclinic
+    /// generation at its edge needs: Conservation.ImpulseGrowsWithBuoyancy), and `tracers`
+    /// tracers uniformly at random inside it (seeded by params.seed and g), appended. Adds
+    /// δρ_g·Σ V of its vortons to the excess mass; it adds no vorticity. The vorton cap grows
+    /// with what is seeded. Errors: no such group, a group that is a layer or an emitter, no
+    /// lattice yet (a scene of bodies in clear water), a shape with no lattice point inside.
+    Status SeedGroupNow(std::size_t g, int tracers);
+
     /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;
     /// Remeshings since reset, how many hit the MaxVortons() cap, and the
