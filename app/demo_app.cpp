@@ -203,6 +203,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.reset = m_resetRequested;
     request.grabs = m_grabs;
     request.paints = m_paints;
+    request.rewindTo = m_rewindTo;
     request.threads = m_threads;
     request.showVortons = m_view.showVortons;
     request.tracerSpeeds = ColourField(m_view.display.colour) == ColourField::Speed;
@@ -216,6 +217,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     m_resetRequested = false;
     m_grabs.clear();
     m_paints.clear();
+    m_rewindTo.reset();
     if (allowStep) m_stepRequested = false;  // handed over, or dropped after a blow-up as before
 
     for (std::string& error : m_workerErrors) {

@@ -95,6 +95,11 @@ public:
     const FieldColours& Colours() const { return m_fieldColours; }
     bool& Paused() { return m_paused; }
     void RequestStep() { m_stepRequested = true; }
+    /// Back to the newest state of the rewind ring at or before `time` (s) at the next step
+    /// boundary; the run goes on from there (a new branch) if it is running.
+    void RequestRewind(double time) { m_rewindTo = time; }
+    /// The timeline slider's value while it is dragged (s).
+    float& RewindScrub() { return m_rewindScrub; }
     void RequestReset() { m_resetRequested = true; }
     void RequestScene(const std::string& name) { m_pendingScene = name; }
     void RequestScreenshot() { m_screenshotRequested = true; }
@@ -251,6 +256,8 @@ private:
 
     bool m_paused = false;
     bool m_stepRequested = false;
+    std::optional<double> m_rewindTo;
+    float m_rewindScrub = 0.0f;
     bool m_resetRequested = false;
     bool m_setupEdited = false;
     bool m_screenshotRequested = false;

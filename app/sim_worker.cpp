@@ -23,7 +23,7 @@ float StepHistory::Latest() const {
 
 bool SimWorker::Pending::Any() const {
     return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds || newSim ||
-           !paints.empty();
+           !paints.empty() || rewindTo;
 }
 
 SimWorker::SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
@@ -75,6 +75,7 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
         m_pending.sceneId = request.sceneId;
     }
     if (request.setup) m_pending.setup = *request.setup;
+    if (request.rewindTo && !request.newScene) m_pending.rewindTo = request.rewindTo;
     if (!request.newScene) m_pending.paints.insert(m_pending.paints.end(), request.paints.begin(), request.paints.end());
     if (request.reset) m_pending.reset = true;
     for (const GrabCommand& grab : request.grabs) {
@@ -211,6 +212,20 @@ bool SimWorker::Apply(Pending& work) {
         NewGeneration();
         changed = true;
     }
+    if (work.rewindTo && !work.newScene && !work.newSim && !work.reset) {
+        if (const RewindRing::Entry* entry = m_rewind.AtOrBefore(*work.rewindTo)) {
+            Status s = Ok{};
+            m_arena->execute([&] { s = m_sim->RestoreState(entry->state); });
+            if (s) {
+                m_rewind.TruncateAfter(entry->step);
+                m_blowUp.clear();
+                m_flow.Clear();
+                changed = true;
+            } else {
+                m_newErrors.push_back("rewind: " + s.error());
+            }
+        }
+    }
     if (work.setup) {
         // Groups painted at run time have vortons and tracers: a setup without them (an undo,
         // "restore scene defaults") gets them back rather than leaving those orphaned.
@@ -270,6 +285,7 @@ void SimWorker::Step() {
     RecordBodyHistories();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
     m_flow.Push(MeasureFlow(*m_sim, wall));
+    KeepRewindState();
     if (!m_outputsStopped) {
         if (Status s = m_outputs.AfterStep(*m_sim); !s) {
             m_newErrors.push_back(s.error() + " (outputs stopped; the simulation goes on)");
@@ -284,6 +300,20 @@ void SimWorker::NewGeneration() {
     m_bodyHistories.assign(m_sim->Bodies().size(), BodyHistory{});
     RecordBodyHistories();  // the initial state
     m_flow.Clear();
+    m_rewind.Clear();
+    m_stateBytes = 0;
+    KeepRewindState();  // the start: rewinding can go back to t = 0
+}
+
+void SimWorker::KeepRewindState() {
+    if (!m_sim->Setup().bodies.empty()) return;  // AppendState refuses them
+    m_rewind.Configure(kRewindBudgetBytes, kRewindSeconds, double(m_sim->Params().dt));
+    if (!m_rewind.Due(m_sim->StepCount(), m_stateBytes)) return;
+    RewindRing::Entry entry{m_sim->StepCount(), m_sim->Time(), {}};
+    entry.state.reserve(m_stateBytes);
+    if (!m_sim->AppendState(entry.state)) return;
+    m_stateBytes = entry.state.size();
+    m_rewind.Push(std::move(entry));
 }
 
 void SimWorker::RecordBodyHistories() {
@@ -353,6 +383,10 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.bodyHistories = m_bodyHistories;
     s.flow = m_flow;
     s.impulseLaw = ImpulseLawFor(sim.Setup());
+    s.rewindTimes = m_rewind.Times();
+    s.rewindBytes = m_rewind.Bytes();
+    s.rewindBudget = m_rewind.Budget();
+    s.rewindUnavailable = sim.Setup().bodies.empty() ? "" : "not for scenes with bodies yet (their state is not saved)";
 }
 
 }  // namespace vorton

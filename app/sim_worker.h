@@ -26,6 +26,7 @@
 
 #include "app/core/run.h"
 #include "app/ui/flow_diagnostics.h"
+#include "app/ui/rewind.h"
 #include "scene/snapshot.h"
 #include "sim/simulation.h"
 
@@ -87,7 +88,16 @@ struct SimSnapshot {
     FlowLog flow;
     /// ImpulseLawFor() the simulation's setup: whether and how closely dI/dt = (g/ρ₀)Σδρ_kV_k holds.
     ImpulseLaw impulseLaw;
+    /// The rewind ring's states, oldest first (simulated s), its bytes and budget; empty times
+    /// with rewindUnavailable saying why when the scene cannot be rewound.
+    std::vector<double> rewindTimes;
+    std::size_t rewindBytes = 0, rewindBudget = 0;
+    std::string rewindUnavailable;
 };
+
+/// The rewind ring's bounds: the span it covers and the bytes its states may take.
+inline constexpr double kRewindSeconds = 10.0;
+inline constexpr std::size_t kRewindBudgetBytes = std::size_t(256) << 20;
 
 /// Runs a Simulation on a worker thread (see the file comment).
 class SimWorker {
@@ -117,6 +127,9 @@ public:
         bool reset = false;
         std::span<const GrabCommand> grabs;
         std::span<const PaintCommand> paints;  ///< seeded after the setup is applied
+        /// Back to the newest kept state at or before this simulated time (s), the later ones
+        /// dropped: what follows is a new branch. Applied first, before the setup.
+        std::optional<double> rewindTo;
         int threads = 1;           ///< task arena size; a change recreates the arena
         bool showVortons = false;  ///< copy the vortons into snapshots
         bool tracerSpeeds = false; ///< copy the tracers' speeds into snapshots
@@ -166,6 +179,7 @@ private:
         std::optional<bool> tracerSpeeds;
         std::unique_ptr<Simulation> newSim;  // a loaded snapshot
         std::vector<PaintCommand> paints;
+        std::optional<double> rewindTo;
         bool Any() const;
     };
 
@@ -199,6 +213,9 @@ private:
     StepHistory m_stepMsHistory;
     std::vector<BodyHistory> m_bodyHistories;
     FlowLog m_flow;
+    RewindRing m_rewind{kRewindBudgetBytes, kRewindSeconds};
+    std::size_t m_stateBytes = 0;  // the last kept state's size, for RewindRing::Due
+    void KeepRewindState();
     std::chrono::steady_clock::time_point m_wallStart = std::chrono::steady_clock::now();
     std::vector<std::string> m_newErrors;
     SimSnapshot m_back;
