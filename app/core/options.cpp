@@ -88,6 +88,12 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_option("--snapshot-save", o.snapshotSave,
                    "at the end of the run, save the whole simulation state and its scene to FILE, a versioned "
                    "binary file --snapshot-load continues from (scenes without bodies)");
+    auto* vdb = app.add_option("--dump-vdb", o.vdbDir,
+                               "write DIR/density_NNNNNN.vdb, the dye's density as an OpenVDB fog volume "
+                               "(1 = as seeded; Blender, Houdini), at the start and after every step");
+    app.add_option("--vdb-every", o.vdbEvery, "with --dump-vdb, every K-th step")
+        ->check(WholeNumber(1, 1000000000))
+        ->needs(vdb);
     app.add_flag("--list-scenes", o.listScenes, "print the scene names and exit");
     app.add_flag("--list-params", o.listParams, "print every parameter of the scene and exit");
     app.add_flag("--paused", o.paused, "start paused (window only)");

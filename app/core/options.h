@@ -7,7 +7,7 @@
 ///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|FILE.gif|DIR]
 ///            [--size WxH] [--shots STEP,STEP...] [--screenshot-dir DIR]
 ///            [--save-scene FILE [--save-scene-state initial|current]]
-///            [--snapshot-load FILE] [--snapshot-save FILE]
+///            [--snapshot-load FILE] [--snapshot-save FILE] [--dump-vdb DIR [--vdb-every K]]
 ///            [--list-scenes] [--list-params]
 
 #include <cstdint>
@@ -49,6 +49,9 @@ struct Options {
     std::string snapshotLoad;
     /// At the end of the run, save the whole state and its scene here (scenes without bodies).
     std::string snapshotSave;
+    /// Write DIR/density_NNNNNN.vdb (the dye as an OpenVDB volume) at the start and every vdbEvery steps.
+    std::string vdbDir;
+    int vdbEvery = 1;
 };
 
 /// Outcome of parsing: run with `options`, or exit at once with `exitCode`

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
 #include <ostream>
 
 #include <tbb/info.h>
@@ -10,6 +12,7 @@
 #include "scene/param_access.h"
 #include "scene/scene_writer.h"
 #include "scene/snapshot.h"
+#include "app/core/vdb_output.h"
 
 namespace vorton {
 
@@ -43,6 +46,21 @@ Status RunOutputs::Open(const Options& options, const Simulation& sim) {
     if (!m_dumpDir.empty()) {
         if (Status s = WriteDump(m_dumpDir, sim, sim.StepCount()); !s) return Error{"--dump-dir: " + s.error()};
     }
+    m_vdbDir = options.vdbDir;
+    m_vdbEvery = std::max(1, options.vdbEvery);
+    if (!m_vdbDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(m_vdbDir, ec);
+        if (ec) return Error{"--dump-vdb: " + m_vdbDir + ": cannot create the folder: " + ec.message()};
+        if (Status s = WriteVdb(sim); !s) return s;
+    }
+    return Ok{};
+}
+
+Status RunOutputs::WriteVdb(const Simulation& sim) const {
+    char name[32];
+    std::snprintf(name, sizeof name, "density_%06lld.vdb", static_cast<long long>(sim.StepCount()));
+    if (Status s = WriteDyeVdb(std::filesystem::path(m_vdbDir) / name, sim); !s) return Error{"--dump-vdb: " + s.error()};
     return Ok{};
 }
 
@@ -52,6 +70,9 @@ Status RunOutputs::AfterStep(const Simulation& sim) {
     }
     if (!m_dumpDir.empty() && sim.StepCount() % m_dumpEvery == 0) {
         if (Status s = WriteDump(m_dumpDir, sim, sim.StepCount()); !s) return Error{"--dump-dir: " + s.error()};
+    }
+    if (!m_vdbDir.empty() && sim.StepCount() % m_vdbEvery == 0) {
+        if (Status s = WriteVdb(sim); !s) return s;
     }
     return Ok{};
 }

@@ -23,13 +23,16 @@ class RunOutputs {
 public:
     /// Opens the outputs the options ask for and dumps frame 0.
     Status Open(const Options& options, const Simulation& sim);
-    /// After each step: a stats row, and a dump every dumpEvery steps.
+    /// After each step: a stats row, a dump every dumpEvery steps, a VDB every vdbEvery.
     Status AfterStep(const Simulation& sim);
 
 private:
     StatsWriter m_stats;
     std::string m_dumpDir;
     int m_dumpEvery = 1;
+    std::string m_vdbDir;
+    int m_vdbEvery = 1;
+    Status WriteVdb(const Simulation& sim) const;
 };
 
 /// Installs SIGINT and SIGTERM handlers that only note the signal, so a run

@@ -153,3 +153,24 @@ TEST(VortonExe, SnapshotFlagsRefuseWhatTheyCannotDo) {
 }
 
 }  // namespace snapshots
+
+namespace vdb {
+
+TEST(VortonExe, DumpVdbWritesAVolumePerStep) {
+    // --dump-vdb DIR: density_NNNNNN.vdb at the start and after each step (the reading back is
+    // VdbOutput.*); a folder that cannot be made is exit 3 naming the flag.
+    const fs::path dir = TempDir("vdb");
+    const RunResult run = RunVorton("--no-render --scene dye_drop --set tracer_count=5000 --frames 4 --vdb-every 2 "
+                                    "--dump-vdb " + (dir / "v").string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    for (const char* name : {"density_000000.vdb", "density_000002.vdb", "density_000004.vdb"}) {
+        EXPECT_TRUE(fs::exists(dir / "v" / name)) << name;
+        EXPECT_GT(fs::file_size(dir / "v" / name), 1000u) << name;
+    }
+    EXPECT_FALSE(fs::exists(dir / "v" / "density_000001.vdb"));
+    const RunResult bad = RunVorton("--no-render --scene dye_drop --frames 1 --dump-vdb /proc/vorton_no/v");
+    EXPECT_EQ(bad.exitCode, 3) << bad.output;
+    EXPECT_NE(bad.output.find("--dump-vdb"), std::string::npos) << bad.output;
+}
+
+}  // namespace vdb
