@@ -293,6 +293,8 @@ private:
     void PaintAt(GLFWwindow* window, glm::vec2 cursor);
     std::vector<SimWorker::PaintCommand> m_paints;  // posted at the next Sync
     std::optional<glm::vec3> m_lastPaint;           // the stroke's last blob
+    std::optional<glm::vec3> m_paintCursor;         // the cursor on the paint plane last frame
+    double m_paintCursorTime = 0.0;                 // glfwGetTime() then, s
     int m_paintCount = 0;
     Drag m_drag = Drag::None;
     bool m_leftWasDown = false;

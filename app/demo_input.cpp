@@ -102,6 +102,7 @@ void DemoApp::HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 d
         ReleaseGrab();
         m_drag = Drag::None;
         m_lastPaint.reset();
+        m_paintCursor.reset();
         return;
     }
     if (pressed && !uiMouse) {
@@ -129,6 +130,12 @@ void DemoApp::PaintAt(GLFWwindow* window, glm::vec2 cursor) {
     const platform::Ray ray = CursorRay(window, cursor);
     const auto point = PaintPoint(ray.origin, ray.direction, m_camera.Forward(), m_camera.Pose().target);
     if (!point) return;
+    // The cursor's velocity over the plane, over the last frame: what a blob is thrown with.
+    const double now = glfwGetTime();
+    const glm::vec3 moved = m_paintCursor && m_lastPaint ? *point - *m_paintCursor : glm::vec3(0.0f);
+    const double seconds = now - m_paintCursorTime;
+    m_paintCursor = *point;
+    m_paintCursorTime = now;
     // Along a drag, a new blob once the cursor has moved a radius from the last one.
     if (m_lastPaint && glm::length(*point - *m_lastPaint) < m_view.paint.radius) return;
     if (m_setup.groups.size() + 1 >= kAmbientGroup) return;
@@ -143,7 +150,9 @@ void DemoApp::PaintAt(GLFWwindow* window, glm::vec2 cursor) {
     SetupEdited();
     // The painted fluid is there to stay: undo does not take a group away from under its vortons.
     m_history.Restart(PanelEdits{m_setup, m_view.display});
-    m_paints.push_back({m_setup.groups.size() - 1, tracers});
+    // At most half the blow-up speed: the sheet's vortons move faster than the blob.
+    const glm::vec3 velocity = ThrowVelocity(m_view.paint, moved, seconds, std::min(2.0f, 0.5f * m_setup.params.maxSpeed));
+    m_paints.push_back({m_setup.groups.size() - 1, tracers, velocity});
     m_lastPaint = *point;
 }
 

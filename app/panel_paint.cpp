@@ -29,6 +29,10 @@ void PaintSection(DemoApp& app) {
     ImGui::SliderFloat("Radius", &paint.radius, MinPaintRadius(h), MaxPaintRadius(h), "%.3f m",
                        ImGuiSliderFlags_Logarithmic);
     HelpMarker("of each blob, from 1.5 to 40 vorton spacings; the wheel changes it while painting");
+    ImGui::Checkbox("Throw with the drag", &paint.throwWithDrag);
+    HelpMarker("blobs released while dragging move off at the cursor's speed across the view (at most 2 m/s): "
+               "they carry the vortex sheet of a sphere moving through still fluid, impulse 2 pi R^3 U; a click "
+               "without moving releases one at rest");
     paint.radius = std::clamp(paint.radius, MinPaintRadius(h), MaxPaintRadius(h));
     int painted = 0;
     for (const DensityGroup& g : app.Setup().groups) painted += g.name.rfind("paint_", 0) == 0;

@@ -235,7 +235,7 @@ bool SimWorker::Apply(Pending& work) {
     }
     for (const PaintCommand& paint : work.paints) {
         Status s = Ok{};
-        m_arena->execute([&] { s = m_sim->SeedGroupNow(paint.group, paint.tracers); });
+        m_arena->execute([&] { s = m_sim->SeedGroupNow(paint.group, paint.tracers, paint.velocity); });
         if (!s) m_newErrors.push_back("paint: " + s.error());
         changed = true;
     }

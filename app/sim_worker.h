@@ -114,6 +114,7 @@ public:
     struct PaintCommand {
         std::size_t group = 0;
         int tracers = 0;
+        glm::vec3 velocity{0.0f};  ///< m/s: thrown (Simulation::SeedGroupNow), or at rest
     };
 
     /// What the frame loop hands over once per frame. Edits apply at the next step boundary,

@@ -215,7 +215,13 @@ public:
     /// δρ_g·Σ V of its vortons to the excess mass; it adds no vorticity. The vorton cap grows
     /// with what is seeded. Errors: no such group, a group that is a layer or an emitter, no
     /// lattice yet (a scene of bodies in clear water), a shape with no lattice point inside.
-    Status SeedGroupNow(std::size_t g, int tracers);
+    ///
+    /// With a `velocity` U (m/s, a sphere only) the blob is thrown: the lattice points within
+    /// h/2 of its surface carry the vortex sheet of a sphere moving at U through fluid at
+    /// rest, γ = −(3/2) n × U (the jump from its uniform inside to the potential flow outside,
+    /// as ω = γ/h), whose impulse ½∮x × γ dA = 2πR³U is the blob's momentum with its added
+    /// mass, (3/2)ρ₀VU, over ρ₀.
+    Status SeedGroupNow(std::size_t g, int tracers, glm::vec3 velocity = glm::vec3(0.0f));
 
     /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;

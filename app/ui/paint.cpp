@@ -33,6 +33,13 @@ int PaintTracers(const SceneSetup& setup, const DensityGroup& blob) {
     return int(std::clamp(density * double(ShapeVolume(blob)), 200.0, 100000.0));
 }
 
+glm::vec3 ThrowVelocity(const PaintSettings& paint, glm::vec3 moved, double seconds, float maxSpeed) {
+    if (!paint.throwWithDrag || !(seconds > 0.0)) return glm::vec3(0.0f);
+    const glm::vec3 u = moved / float(seconds);
+    const float speed = glm::length(u);
+    return speed > maxSpeed && speed > 0.0f ? u * (maxSpeed / speed) : u;
+}
+
 std::optional<glm::vec3> PaintPoint(glm::vec3 origin, glm::vec3 direction, glm::vec3 forward, glm::vec3 depthPoint) {
     const float along = glm::dot(direction, forward);
     if (!(along > 1e-4f)) return std::nullopt;

@@ -17,7 +17,12 @@ struct PaintSettings {
     float densityDeviation = -30.0f;    ///< δρ of the painted fluid, kg/m³ (< 0 light, rises; > 0 heavy, sinks)
     glm::vec3 dye{1.0f, 0.45f, 0.1f};   ///< RGB 0..1
     float radius = 0.1f;                ///< m; the wheel scales it while painting
+    bool throwWithDrag = true;          ///< blobs move off at the cursor's speed across the view (ThrowVelocity)
 };
+
+/// The velocity a blob is thrown with: the cursor's over the plane it paints on, `moved` m in
+/// `seconds`, capped at `maxSpeed` (m/s); zero when not throwing or no time passed.
+glm::vec3 ThrowVelocity(const PaintSettings& paint, glm::vec3 moved, double seconds, float maxSpeed);
 
 /// Radius range of a blob, m: from 1.5 vorton spacings (fewer lattice points would not make a
 /// sphere) to 40 spacings.

@@ -81,6 +81,54 @@ TEST(Paint, AddsTheBlobsExcessMassAndItRises) {
     EXPECT_NEAR(rate / expected, 1.0, 0.03);
 }
 
+TEST(Paint, AThrownBlobCarriesItsImpulseAndMoves) {
+    // A blob thrown at U = 0.3 m/s along x gets the vortex sheet of a sphere moving through
+    // still fluid: impulse 2πR³U (its momentum with added mass over ρ₀) and no net Σα; then
+    // its dye travels along x (measured 0.52 U·t on average over 0.2 s: the outer dye sits in
+    // the smoothed sheet, and the sheet starts rolling up; bounds 0.3-1.1). The sheet lies on the lattice points within h/2 of
+    // the surface (R = 0.12 m ≈ 3.7 h): the shell's lattice volume is off by its own sampling
+    // error, measured below; 15 % bounds it and fails on a lost factor 3/2 or a wrong sign.
+    SceneSetup setup = test::LoadSetup("dye_drop");
+    setup.params.tracerCount = 2000;
+    Simulation sim(setup);
+    const Diagnostics before = sim.ComputeDiagnostics();
+    const std::size_t tracers = sim.GetTracers().Size();
+    DensityGroup blob = LightBlob(1);
+    blob.densityDeviation = 0.0f;  // neutral: only the throw moves it
+    sim.Setup().groups.push_back(blob);
+    const glm::vec3 u(0.3f, 0.0f, 0.0f);
+    const Status s = sim.SeedGroupNow(1, 500, u);
+    ASSERT_TRUE(s.ok()) << s.error();
+    const Diagnostics after = sim.ComputeDiagnostics();
+    const double expected = 2.0 * std::numbers::pi * std::pow(0.12, 3) * 0.3;
+    const glm::dvec3 added = after.impulse - before.impulse;
+    test::Measured("thrown_impulse_over_2piR3U", added.x / expected);
+    EXPECT_NEAR(added.x / expected, 1.0, 0.15);
+    EXPECT_LT(std::hypot(added.y, added.z), 0.02 * expected);
+    double strength = 0.0;
+    for (std::size_t k = 0; k < sim.GetVortons().Size(); ++k) {
+        strength += glm::length(sim.GetVortons().vorticity[k]) * sim.GetVortons().volume[k];
+    }
+    test::Measured("thrown_net_strength_over_total", glm::length(after.circulation - before.circulation) / strength);
+    EXPECT_LT(glm::length(after.circulation - before.circulation), 1e-6 * strength);
+    // Inside, the sheet's flow is uniform U for a sharp sheet; smoothed over cores of 1.5 h on a
+    // sphere of 3.7 h it is less (measured).
+    std::vector<glm::vec3> centre{blob.center}, velocity(1);
+    sim.DirectVelocityAt(centre, velocity);
+    test::Measured("thrown_centre_velocity_over_U", velocity[0].x / 0.3);
+    EXPECT_GT(velocity[0].x, 0.5f * 0.3f);
+    EXPECT_LT(velocity[0].x, 1.1f * 0.3f);
+    double x0 = 0.0;
+    for (std::size_t i = tracers; i < sim.GetTracers().Size(); ++i) x0 += sim.GetTracers().position[i].x;
+    ASSERT_TRUE(test::RunSteps(sim, 10).ok);
+    double x1 = 0.0;
+    for (std::size_t i = tracers; i < sim.GetTracers().Size(); ++i) x1 += sim.GetTracers().position[i].x;
+    const double travelled = (x1 - x0) / 500.0, ut = 0.3 * 10 * double(setup.params.dt);
+    test::Measured("thrown_dye_travel_over_Ut", travelled / ut);
+    EXPECT_GT(travelled, 0.3 * ut);
+    EXPECT_LT(travelled, 1.1 * ut);
+}
+
 TEST(Paint, RefusesWhatItCannotSeed) {
     SceneSetup setup = test::LoadSetup("dye_drop");
     setup.params.tracerCount = 200;
