@@ -84,6 +84,35 @@ TEST(Snapshot, LoadedRunContinuesBitForBit) {
     }
 }
 
+TEST(Snapshot, APaintedRunContinuesBitForBit) {
+    // Painted fluid (a thrown light blob, Simulation::SeedGroupNow) is a group of the setup the
+    // snapshot's scene JSON carries, and its vortons and tracers are state: a run painted at
+    // step 8 and saved at step 13 continues from the file as it does in memory.
+    Scene scene = LoadScene("dye_drop");
+    scene.setup.params.tracerCount = 20000;
+    Simulation original(scene.setup);
+    ASSERT_TRUE(test::RunSteps(original, 8).ok);
+    DensityGroup blob;
+    blob.name = "paint_1";
+    blob.center = glm::vec3(0.5f, 0.0f, 0.2f);
+    blob.radius = 0.1f;
+    blob.halo = 0.08f;
+    blob.densityDeviation = -25.0f;
+    blob.dye = glm::vec3(1.0f, 0.5f, 0.1f);
+    original.Setup().groups.push_back(blob);
+    ASSERT_TRUE(original.SeedGroupNow(1, 3000, glm::vec3(0.0f, 0.2f, 0.0f)).ok());
+    ASSERT_TRUE(test::RunSteps(original, 5).ok);
+    const fs::path file = TempDir("painted") / "painted.vsnap";
+    ASSERT_TRUE(WriteSnapshotFile(file, scene, original).ok());
+    const std::vector<std::uint64_t> expected = Trajectory(original, 10);
+    auto loaded = ReadSnapshotFile(file);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    ASSERT_EQ(loaded.value().scene.setup.groups.size(), 2u);
+    EXPECT_EQ(loaded.value().scene.setup.groups[1].name, "paint_1");
+    EXPECT_EQ(loaded.value().sim->MaxVortons(), original.MaxVortons());
+    EXPECT_EQ(Trajectory(*loaded.value().sim, 10), expected);
+}
+
 TEST(Snapshot, BadFilesGetAClearError) {
     Scene scene = LoadScene("dye_drop");
     scene.setup.params.tracerCount = 2000;
