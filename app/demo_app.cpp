@@ -53,16 +53,19 @@ DemoApp::~DemoApp() {
     m_context.reset();
 }
 
-Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene scene) {
+Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene scene,
+                                                 std::unique_ptr<Simulation> loaded) {
     std::unique_ptr<DemoApp> app(new DemoApp(options, std::move(scene)));
     app->m_sceneNames = ListSceneNames(DataDirectory() / "scenes");
     for (const std::string& name : app->m_sceneNames) {
         app->m_sceneDescriptions.push_back(SceneDescription(DataDirectory() / "scenes" / (name + ".json")));
     }
     app->m_view.showPanel = options.openPanel;
+    app->m_view.showDiagnostics = options.openDiagnostics;
     std::snprintf(app->m_view.captureDir.data(), app->m_view.captureDir.size(), "%s", options.screenshotDir.c_str());
     app->SetThreads(options.threads);
-    auto sim = std::make_unique<Simulation>(app->m_scene.setup);
+    auto sim = loaded ? std::move(loaded) : std::make_unique<Simulation>(app->m_scene.setup);
+    app->m_startStep = sim->StepCount();
     app->m_paused = options.paused;
     app->m_recordPanel = options.recordPanel;
     app->m_view.display = app->m_scene.display;
@@ -101,7 +104,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     RunOutputs outputs;
     if (Status s = outputs.Open(options, *sim); !s) return Error{s.error()};
     // A window given --frames stops stepping there; headless frames step one by one anyway.
-    const std::int64_t maxSteps = options.headless ? -1 : options.frames;
+    const std::int64_t maxSteps = options.headless || options.frames < 0 ? -1 : app->m_startStep + options.frames;
     app->m_worker = std::make_unique<SimWorker>(std::move(sim), app->m_threads, std::move(outputs), maxSteps);
     SimWorker::FrameRequest first;  // takes the initial state; nothing to post yet
     first.threads = app->m_threads;
@@ -199,6 +202,8 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.setup = m_setupEdited ? &m_setup : nullptr;
     request.reset = m_resetRequested;
     request.grabs = m_grabs;
+    request.paints = m_paints;
+    request.rewindTo = m_rewindTo;
     request.threads = m_threads;
     request.showVortons = m_view.showVortons;
     request.tracerSpeeds = ColourField(m_view.display.colour) == ColourField::Speed;
@@ -211,6 +216,8 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     m_setupEdited = false;
     m_resetRequested = false;
     m_grabs.clear();
+    m_paints.clear();
+    m_rewindTo.reset();
     if (allowStep) m_stepRequested = false;  // handed over, or dropped after a blow-up as before
 
     for (std::string& error : m_workerErrors) {
@@ -291,7 +298,8 @@ bool DemoApp::TakeShot() {
 int DemoApp::Run() {
     using Clock = std::chrono::steady_clock;
     const bool headless = m_context->IsHeadless();
-    const std::int64_t frames = headless ? FramesWithoutWindow(m_options) : m_options.frames;
+    std::int64_t frames = headless ? FramesWithoutWindow(m_options) : m_options.frames;
+    if (frames >= 0 && m_options.frames > 0) frames += m_startStep;  // --frames N: N more steps
     const auto start = Clock::now();
     auto lastFrame = start;
     std::int64_t frameCount = 0;
@@ -343,6 +351,7 @@ int DemoApp::Run() {
             }
             if (ui && !m_view.showPanel) DrawMouseHint(*this);
             if (m_view.showTimings) DrawTimings(*this);
+            if (m_view.showDiagnostics) DrawDiagnostics(*this);
             if (m_view.showHelp) DrawHelp(*this);
             if (ColourField(m_view.display.colour) != ColourField::Dye) DrawLegend(*this);
             if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording
@@ -380,6 +389,12 @@ int DemoApp::Run() {
     // worker stops; edits still pending are dropped.
     m_resetRequested = m_setupEdited = false;
     SyncWithWorker(/*lockStep=*/true, /*allowStep=*/false);
+    if (!m_options.snapshotSave.empty()) {
+        if (Status s = m_worker->WriteSnapshot(m_options.snapshotSave, SceneAsEdited()); !s) {
+            std::cerr << "vorton: --snapshot-save: " << s.error() << "\n";
+            m_outputFailed = true;
+        }
+    }
     m_worker.reset();
     if (Status s = SaveSceneIfAsked(m_options, "current", SceneAsEdited(), m_front.bodies); !s) {
         std::cerr << "vorton: " << s.error() << "\n";

@@ -29,6 +29,7 @@
 #include "app/ui/param_ui.h"
 #include "app/render_stats.h"
 #include "app/sim_worker.h"
+#include "app/ui/paint.h"
 #include "render/renderer.h"
 #include "sim/simulation.h"
 
@@ -45,11 +46,15 @@ struct ViewSettings {
     bool showHelp = false;         ///< the keys and mouse overlay (F1)
     bool followDye = false;        ///< the camera keeps the dye and bodies framed as they move
     bool showTimings = false;      ///< the timing window: stages, ms per step, steps/s, fps (T)
+    bool showDiagnostics = false;  ///< the diagnostics dock: invariants, counts, closed-form checks (D)
     DisplaySettings display;       ///< the look (scene file's "display", --set display.KEY)
     /// What Record writes (RecordFormat): an MP4, a GIF, or a folder of PNGs; named per scene and time.
     int recordFormat = 0;
     std::array<char, 512> captureDir{};  ///< the folder recordings, screenshots and saved scenes go to
     bool saveCurrentState = false;       ///< Save scene: the bodies as they are now, not at reset
+    bool paintMode = false;        ///< left drag releases blobs of dye instead of orbiting (I)
+    PaintSettings paint;           ///< what a paint stroke releases
+    std::array<char, 512> snapshotFile{};  ///< the snapshot Load snapshot reads (the last saved, at first)
 };
 
 /// The recording formats of ViewSettings::recordFormat, and the file extension of each ("" for
@@ -66,7 +71,9 @@ class DemoApp {
 public:
     /// Creates the window (or the headless EGL context) and everything that draws. Errors: no
     /// display (suggests --headless), no GL 3.3 context, missing shaders.
-    static Result<std::unique_ptr<DemoApp>> Create(const Options& options, Scene scene);
+    /// `loaded`: a simulation read from --snapshot-load (else one is made from the scene).
+    static Result<std::unique_ptr<DemoApp>> Create(const Options& options, Scene scene,
+                                                   std::unique_ptr<Simulation> loaded = nullptr);
     ~DemoApp();
 
     /// Runs until the window closes or options.frames steps are done. Returns an ExitCode.
@@ -88,6 +95,11 @@ public:
     const FieldColours& Colours() const { return m_fieldColours; }
     bool& Paused() { return m_paused; }
     void RequestStep() { m_stepRequested = true; }
+    /// Back to the newest state of the rewind ring at or before `time` (s) at the next step
+    /// boundary; the run goes on from there (a new branch) if it is running.
+    void RequestRewind(double time) { m_rewindTo = time; }
+    /// The timeline slider's value while it is dragged (s).
+    float& RewindScrub() { return m_rewindScrub; }
     void RequestReset() { m_resetRequested = true; }
     void RequestScene(const std::string& name) { m_pendingScene = name; }
     void RequestScreenshot() { m_screenshotRequested = true; }
@@ -109,6 +121,12 @@ public:
     /// view, the display) to `file`; with `currentState`, the bodies as they are now. The
     /// outcome goes to the status line.
     void SaveScene(const std::string& file, bool currentState);
+    /// Writes the simulation's whole state and the scene as edited to `file` between steps
+    /// (scene/snapshot.h); the status line says where, or why not (a scene with bodies).
+    void SaveSnapshot(const std::string& file);
+    /// Reads a snapshot and runs from it, as a scene change; a file that does not load leaves
+    /// the running scene as it is and the status line says why.
+    void LoadSnapshot(const std::string& file);
     /// The scene as the panel has it, for SaveScene and --save-scene-state current.
     Scene SceneAsEdited() const;
     /// Undo and redo of the panel's edits (Ctrl+Z / Ctrl+Y), and back to the scene file's values.
@@ -210,6 +228,7 @@ private:
     bool TakeShot();
 
     Options m_options;
+    std::int64_t m_startStep = 0;  ///< the step the run started at (a loaded snapshot's); --frames counts from it
     Scene m_scene;
     SceneSetup m_setup;          // the panel's copy (see Setup())
     SceneSetup m_previousSetup;  // the last scene's, until the worker shows the new scene
@@ -239,6 +258,8 @@ private:
 
     bool m_paused = false;
     bool m_stepRequested = false;
+    std::optional<double> m_rewindTo;
+    float m_rewindScrub = 0.0f;
     bool m_resetRequested = false;
     bool m_setupEdited = false;
     bool m_screenshotRequested = false;
@@ -269,7 +290,14 @@ private:
     // Grabbing a body with the left button. The grab point is where the cursor took hold
     // (on the sphere at the press, then in the plane through it facing the camera); the
     // body's target is the grab point plus m_grabOffset (centre minus the first grab point).
-    enum class Drag { None, Orbit, Grab };
+    enum class Drag { None, Orbit, Grab, Paint };
+    /// Paint mode: releases a blob at the cursor (PaintPoint at the camera target's depth).
+    void PaintAt(GLFWwindow* window, glm::vec2 cursor);
+    std::vector<SimWorker::PaintCommand> m_paints;  // posted at the next Sync
+    std::optional<glm::vec3> m_lastPaint;           // the stroke's last blob
+    std::optional<glm::vec3> m_paintCursor;         // the cursor on the paint plane last frame
+    double m_paintCursorTime = 0.0;                 // glfwGetTime() then, s
+    int m_paintCount = 0;
     Drag m_drag = Drag::None;
     bool m_leftWasDown = false;
     int m_grabbedBody = -1;

@@ -7,10 +7,12 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "app/ui/files.h"
 #include "scene/scene_writer.h"
+#include "scene/snapshot.h"
 
 namespace vorton {
 
@@ -33,8 +35,11 @@ void DemoApp::RestoreEdits(std::optional<PanelEdits> state, const char* what) {
 }
 
 void DemoApp::RestoreSceneDefaults() {
-    // An edit like any other: Ctrl+Z brings the tweaks back.
+    // An edit like any other: Ctrl+Z brings the tweaks back. Painted groups stay (their fluid does).
+    std::vector<DensityGroup> painted(m_setup.groups.begin() + std::ptrdiff_t(std::min(m_setup.groups.size(), m_scene.setup.groups.size())),
+                                      m_setup.groups.end());
     m_setup = m_scene.setup;
+    m_setup.groups.insert(m_setup.groups.end(), painted.begin(), painted.end());
     m_view.display = m_scene.display;
     SetupEdited();
     SetStatus("the scene's values restored (Ctrl+Z to undo; settings applied on reset need Reset)", false);
@@ -83,6 +88,36 @@ void DemoApp::SaveScene(const std::string& file, bool currentState) {
     SetStatus("saved " + file + (currentState ? " (bodies as they are now)" : " (bodies as at reset)") +
                   "; load it with --scene " + file,
               false);
+}
+
+void DemoApp::SaveSnapshot(const std::string& file) {
+    if (Status s = m_worker->WriteSnapshot(file, SceneAsEdited()); !s) {
+        SetStatus("save snapshot: " + s.error(), true);
+        return;
+    }
+    std::snprintf(m_view.snapshotFile.data(), m_view.snapshotFile.size(), "%s", file.c_str());
+    SetStatus("saved " + file + " at t = " + std::to_string(m_front.time) + " s; Load snapshot or --snapshot-load " +
+                  file + " continues from it",
+              false);
+}
+
+void DemoApp::LoadSnapshot(const std::string& file) {
+    auto loaded = ReadSnapshotFile(file);
+    if (!loaded) {
+        SetStatus("load snapshot: " + loaded.error() + " (the running scene goes on)", true);
+        return;
+    }
+    if (m_front.sceneId == m_sceneId) m_previousSetup = m_setup;
+    m_scene = std::move(loaded.value().scene);
+    m_setup = m_scene.setup;
+    m_newScene.reset();
+    m_resetRequested = false;
+    ++m_sceneId;
+    m_worker->ReplaceSimulation(std::move(loaded.value().sim), m_sceneId);
+    m_history.Restart(PanelEdits{m_setup, m_view.display});
+    m_selectedBody = 0;
+    ForgetBodies();
+    SetStatus("loaded the snapshot " + file + " (" + m_scene.name + ")", false);
 }
 
 void DemoApp::ToggleNamedRecording(double clipSeconds) {

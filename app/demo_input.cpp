@@ -29,8 +29,15 @@ void DemoApp::HandleInput() {
             glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
             m_camera.Pan(delta.x, delta.y, m_context->FramebufferSize().y);
         }
-        // While a body is held the wheel pushes and pulls it instead (UpdateGrab).
-        if (m_scroll != 0.0 && m_drag != Drag::Grab) m_camera.Zoom(float(m_scroll));
+        // While a body is held the wheel pushes and pulls it instead (UpdateGrab); in paint
+        // mode it sizes the blob, 10 % a notch.
+        if (m_scroll != 0.0 && m_view.paintMode && m_drag != Drag::Grab) {
+            const float h = m_front.spacing > 0.0f ? m_front.spacing : 0.02f;
+            m_view.paint.radius = std::clamp(m_view.paint.radius * std::pow(1.1f, float(m_scroll)), MinPaintRadius(h),
+                                             MaxPaintRadius(h));
+        } else if (m_scroll != 0.0 && m_drag != Drag::Grab) {
+            m_camera.Zoom(float(m_scroll));
+        }
     }
     // After the camera moved, so the target is where the cursor is in the new view.
     UpdateGrab(window, cursor);
@@ -55,6 +62,8 @@ void DemoApp::HandleInput() {
     if (pressed(GLFW_KEY_M)) m_view.showPanel = !m_view.showPanel;
     if (pressed(GLFW_KEY_F1)) m_view.showHelp = !m_view.showHelp;
     if (pressed(GLFW_KEY_T)) m_view.showTimings = !m_view.showTimings;
+    if (pressed(GLFW_KEY_D)) m_view.showDiagnostics = !m_view.showDiagnostics;
+    if (pressed(GLFW_KEY_I)) m_view.paintMode = !m_view.paintMode;
     if (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P)) m_screenshotRequested = true;
     if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
 }
@@ -92,6 +101,8 @@ void DemoApp::HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 d
     if (!down) {
         ReleaseGrab();
         m_drag = Drag::None;
+        m_lastPaint.reset();
+        m_paintCursor.reset();
         return;
     }
     if (pressed && !uiMouse) {
@@ -104,11 +115,45 @@ void DemoApp::HandleLeftButton(GLFWwindow* window, glm::vec2 cursor, glm::vec2 d
             m_grabPoint = ray.origin + hit.distance * ray.direction;
             m_grabOffset = m_front.bodies[std::size_t(hit.body)].position - m_grabPoint;
             m_postedTarget.reset();
+        } else if (m_view.paintMode) {
+            m_drag = Drag::Paint;
+            m_lastPaint.reset();
         } else {
             m_drag = Drag::Orbit;
         }
     }
     if (m_drag == Drag::Orbit && !uiMouse) m_camera.Orbit(delta.x, delta.y);
+    if (m_drag == Drag::Paint && !uiMouse) PaintAt(window, cursor);
+}
+
+void DemoApp::PaintAt(GLFWwindow* window, glm::vec2 cursor) {
+    const platform::Ray ray = CursorRay(window, cursor);
+    const auto point = PaintPoint(ray.origin, ray.direction, m_camera.Forward(), m_camera.Pose().target);
+    if (!point) return;
+    // The cursor's velocity over the plane, over the last frame: what a blob is thrown with.
+    const double now = glfwGetTime();
+    const glm::vec3 moved = m_paintCursor && m_lastPaint ? *point - *m_paintCursor : glm::vec3(0.0f);
+    const double seconds = now - m_paintCursorTime;
+    m_paintCursor = *point;
+    m_paintCursorTime = now;
+    // Along a drag, a new blob once the cursor has moved a radius from the last one.
+    if (m_lastPaint && glm::length(*point - *m_lastPaint) < m_view.paint.radius) return;
+    if (m_setup.groups.size() + 1 >= kAmbientGroup) return;
+    const float h = m_front.spacing > 0.0f ? m_front.spacing : 0.02f;
+    DensityGroup blob = PaintBlob(m_view.paint, *point, ++m_paintCount, h);
+    while (std::any_of(m_setup.groups.begin(), m_setup.groups.end(),
+                       [&](const DensityGroup& g) { return g.name == blob.name; })) {
+        blob.name = "paint_" + std::to_string(++m_paintCount);
+    }
+    const int tracers = PaintTracers(m_setup, blob);
+    m_setup.groups.push_back(blob);
+    SetupEdited();
+    // The painted fluid is there to stay: undo does not take a group away from under its vortons.
+    m_history.Restart(PanelEdits{m_setup, m_view.display});
+    // At most half the blow-up speed: the sheet's vortons move faster than the blob.
+    const glm::vec3 velocity = ThrowVelocity(m_view.paint, moved, seconds, std::min(2.0f, 0.5f * m_setup.params.maxSpeed));
+    m_paints.push_back({m_setup.groups.size() - 1, tracers, velocity});
+    m_lastPaint = *point;
 }
 
 void DemoApp::UpdateGrab(GLFWwindow* window, glm::vec2 cursor) {

@@ -7,6 +7,7 @@
 #include "scene/param_access.h"
 #include "app/core/run.h"
 #include "scene/scene.h"
+#include "scene/snapshot.h"
 #include "app/demo_app.h"
 
 int main(int argc, char** argv) {
@@ -21,9 +22,26 @@ int main(int argc, char** argv) {
         for (const std::string& name : ListSceneNames(DataDirectory() / "scenes")) std::cout << name << "\n";
         return kExitOk;
     }
-    auto scene = PrepareScene(options);
+    // --snapshot-load: the scene and the state come from the file.
+    std::unique_ptr<Simulation> loaded;
+    Result<Scene> scene = Error{"no scene"};
+    if (!options.snapshotLoad.empty()) {
+        auto snapshot = ReadSnapshotFile(options.snapshotLoad);
+        if (!snapshot) {
+            std::cerr << "vorton: --snapshot-load: " << snapshot.error() << "\n";
+            return kExitUsage;
+        }
+        scene = std::move(snapshot.value().scene);
+        loaded = std::move(snapshot.value().sim);
+    } else {
+        scene = PrepareScene(options);
+    }
     if (!scene) {
         std::cerr << "vorton: " << scene.error() << "\n";
+        return kExitUsage;
+    }
+    if (Status s = CheckSnapshotSave(options, scene.value()); !s) {
+        std::cerr << "vorton: " << s.error() << "\n";
         return kExitUsage;
     }
     if (options.listParams) {
@@ -34,8 +52,8 @@ int main(int argc, char** argv) {
         std::cerr << "vorton: " << s.error() << "\n";
         return kExitRuntime;
     }
-    if (options.noRender) return RunWithoutRendering(options, std::move(scene.value()), std::cerr);
-    auto app = DemoApp::Create(options, std::move(scene.value()));
+    if (options.noRender) return RunWithoutRendering(options, std::move(scene.value()), std::cerr, std::move(loaded));
+    auto app = DemoApp::Create(options, std::move(scene.value()), std::move(loaded));
     if (!app) {
         std::cerr << "vorton: " << app.error() << "\n";
         return kExitRuntime;

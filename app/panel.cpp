@@ -84,6 +84,28 @@ void EditButtons(DemoApp& app) {
     HelpMarker("every parameter, group, body and display setting back to the scene file's value (undoable)");
 }
 
+/// The rewind timeline: drag back over the kept states and let go to resume from there.
+void Timeline(DemoApp& app) {
+    const SimSnapshot& sim = app.Snapshot();
+    if (!sim.rewindUnavailable.empty()) {
+        ImGui::TextDisabled("Rewind: %s", sim.rewindUnavailable.c_str());
+        return;
+    }
+    if (sim.rewindTimes.empty()) return;
+    const float oldest = float(sim.rewindTimes.front()), now = float(sim.time);
+    float& scrub = app.RewindScrub();
+    static bool held = false;  // the slider is being dragged (there is one panel)
+    if (!held) scrub = now;
+    ImGui::SliderFloat("Rewind", &scrub, oldest, std::max(now, oldest + 1e-3f), "t = %.2f s");
+    held = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivatedAfterEdit()) app.RequestRewind(double(scrub));
+    HelpMarker("drag back in time and let go: the run goes on from the newest kept state at or before it (edits "
+               "then start a new branch). The last 10 s are kept within 256 MB, every few steps when states are "
+               "large");
+    ImGui::TextDisabled("%zu states, %.0f of %.0f MB, from t = %.2f s", sim.rewindTimes.size(),
+                        double(sim.rewindBytes) / 1048576.0, double(sim.rewindBudget) / 1048576.0, double(oldest));
+}
+
 void SceneSection(DemoApp& app) {
     if (!ImGui::CollapsingHeader("Scene and playback", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::TextWrapped("%s", app.CurrentScene().name.c_str());
@@ -98,6 +120,7 @@ void SceneSection(DemoApp& app) {
     ImGui::Checkbox("Follow (F)", &app.View().followDye);
     HelpMarker("the camera keeps the dye and bodies framed as they move");
     EditButtons(app);
+    Timeline(app);
 }
 
 void PhysicsSection(DemoApp& app) {
@@ -132,6 +155,10 @@ void InternalsSection(DemoApp& app) {
     ImGui::Text("sim %.1f ms/step, %.1f steps/s", sim.stepMs, app.StepsPerSecond());
     ImGui::Checkbox("Timings (T)", &app.View().showTimings);
     HelpMarker("a window with the time of each stage of a step, ms per step over time, steps/s and FPS");
+    ImGui::SameLine();
+    ImGui::Checkbox("Diagnostics (D)", &app.View().showDiagnostics);
+    HelpMarker("a window with the circulation, impulse, kinetic energy, enstrophy and counts over time, and the "
+               "impulse law measured against its closed form");
     SimParams& p = app.Setup().params;
     const SimParams& scene = app.CurrentScene().setup.params;
     using Panel = ParamInfo<SimParams>::Panel;
@@ -174,6 +201,7 @@ void DrawPanel(DemoApp& app) {
     SceneSection(app);
     DisplaySection(app);
     PhysicsSection(app);
+    PaintSection(app);
     BodiesSection(app);
     CaptureSection(app);
     InternalsSection(app);

@@ -31,6 +31,13 @@ void DrawPanel(DemoApp& app);
 /// The timing window: each stage of the last step, ms per step and its plot over the last
 /// steps, steps per second and frames per second. Closing it clears View().showTimings.
 void DrawTimings(DemoApp& app);
+/// The live diagnostics dock (app/panel_diagnostics.cpp): circulation, impulse, kinetic energy,
+/// enstrophy, vorton and tracer counts over the last steps, the impulse law against its closed
+/// form with a pass/fail mark, and the speed against real time. Closing it clears
+/// View().showDiagnostics.
+void DrawDiagnostics(DemoApp& app);
+/// The Paint section: paint mode, the blobs' deviation, dye and radius (app/panel_paint.cpp).
+void PaintSection(DemoApp& app);
 /// The colour map's legend (field, range) at the bottom right, while the dye is coloured by a
 /// field (app/panel_display.cpp).
 void DrawLegend(DemoApp& app);

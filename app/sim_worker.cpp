@@ -22,7 +22,8 @@ float StepHistory::Latest() const {
 }
 
 bool SimWorker::Pending::Any() const {
-    return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds;
+    return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds || newSim ||
+           !paints.empty() || rewindTo;
 }
 
 SimWorker::SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
@@ -74,6 +75,8 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
         m_pending.sceneId = request.sceneId;
     }
     if (request.setup) m_pending.setup = *request.setup;
+    if (request.rewindTo && !request.newScene) m_pending.rewindTo = request.rewindTo;
+    if (!request.newScene) m_pending.paints.insert(m_pending.paints.end(), request.paints.begin(), request.paints.end());
     if (request.reset) m_pending.reset = true;
     for (const GrabCommand& grab : request.grabs) {
         auto same = std::find_if(m_pending.grabs.begin(), m_pending.grabs.end(),
@@ -121,6 +124,24 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
     std::swap(front, m_ready);
     m_readyIsNew = false;
     return true;
+}
+
+Status SimWorker::WriteSnapshot(const std::filesystem::path& file, const Scene& scene) {
+    std::unique_lock lock(m_mutex);
+    // Holding the mutex, the worker cannot start a round: only its current one can be running.
+    m_wakeUi.wait(lock, [&] { return !m_busy; });
+    return WriteSnapshotFile(file, scene, *m_sim);
+}
+
+void SimWorker::ReplaceSimulation(std::unique_ptr<Simulation> sim, std::uint64_t sceneId) {
+    std::unique_lock lock(m_mutex);
+    m_pending.setup.reset();
+    m_pending.newScene.reset();
+    m_pending.reset = false;
+    m_pending.grabs.clear();
+    m_pending.newSim = std::move(sim);
+    m_pending.sceneId = sceneId;
+    m_wakeWorker.notify_one();
 }
 
 void SimWorker::Loop() {
@@ -185,7 +206,39 @@ bool SimWorker::Apply(Pending& work) {
         NewGeneration();
         changed = true;
     }
-    if (work.setup) m_sim->Setup() = std::move(*work.setup);
+    if (work.newSim) {
+        m_sim = std::move(work.newSim);
+        m_sceneId = work.sceneId;
+        NewGeneration();
+        changed = true;
+    }
+    if (work.rewindTo && !work.newScene && !work.newSim && !work.reset) {
+        if (const RewindRing::Entry* entry = m_rewind.AtOrBefore(*work.rewindTo)) {
+            Status s = Ok{};
+            m_arena->execute([&] { s = m_sim->RestoreState(entry->state); });
+            if (s) {
+                m_rewind.TruncateAfter(entry->step);
+                m_blowUp.clear();
+                m_flow.Clear();
+                changed = true;
+            } else {
+                m_newErrors.push_back("rewind: " + s.error());
+            }
+        }
+    }
+    if (work.setup) {
+        // Groups painted at run time have vortons and tracers: a setup without them (an undo,
+        // "restore scene defaults") gets them back rather than leaving those orphaned.
+        const auto& groups = m_sim->Setup().groups;
+        for (std::size_t g = work.setup->groups.size(); g < groups.size(); ++g) work.setup->groups.push_back(groups[g]);
+        m_sim->Setup() = std::move(*work.setup);
+    }
+    for (const PaintCommand& paint : work.paints) {
+        Status s = Ok{};
+        m_arena->execute([&] { s = m_sim->SeedGroupNow(paint.group, paint.tracers, paint.velocity); });
+        if (!s) m_newErrors.push_back("paint: " + s.error());
+        changed = true;
+    }
     if (work.threads && *work.threads != m_threads) {
         // Results do not depend on the thread count, so the state carries on as it is.
         m_threads = *work.threads;
@@ -230,6 +283,9 @@ void SimWorker::Step() {
     m_totalStepMs += m_sim->LastStepMs();
     m_stepMsHistory.Push(float(m_sim->LastStepMs()));
     RecordBodyHistories();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    m_flow.Push(MeasureFlow(*m_sim, wall));
+    KeepRewindState();
     if (!m_outputsStopped) {
         if (Status s = m_outputs.AfterStep(*m_sim); !s) {
             m_newErrors.push_back(s.error() + " (outputs stopped; the simulation goes on)");
@@ -243,6 +299,21 @@ void SimWorker::NewGeneration() {
     m_blowUp.clear();
     m_bodyHistories.assign(m_sim->Bodies().size(), BodyHistory{});
     RecordBodyHistories();  // the initial state
+    m_flow.Clear();
+    m_rewind.Clear();
+    m_stateBytes = 0;
+    KeepRewindState();  // the start: rewinding can go back to t = 0
+}
+
+void SimWorker::KeepRewindState() {
+    if (!m_sim->Setup().bodies.empty()) return;  // AppendState refuses them
+    m_rewind.Configure(kRewindBudgetBytes, kRewindSeconds, double(m_sim->Params().dt));
+    if (!m_rewind.Due(m_sim->StepCount(), m_stateBytes)) return;
+    RewindRing::Entry entry{m_sim->StepCount(), m_sim->Time(), {}};
+    entry.state.reserve(m_stateBytes);
+    if (!m_sim->AppendState(entry.state)) return;
+    m_stateBytes = entry.state.size();
+    m_rewind.Push(std::move(entry));
 }
 
 void SimWorker::RecordBodyHistories() {
@@ -305,10 +376,17 @@ void SimWorker::Fill(SimSnapshot& s) {
 
     s.bodies.assign(sim.Bodies().begin(), sim.Bodies().end());
     s.bounds = sim.Bounds();
+    s.spacing = sim.Spacing();
     s.diagnostics = sim.ComputeDiagnostics();
     s.blowUp = m_blowUp;
     s.stepMsHistory = m_stepMsHistory;
     s.bodyHistories = m_bodyHistories;
+    s.flow = m_flow;
+    s.impulseLaw = ImpulseLawFor(sim.Setup());
+    s.rewindTimes = m_rewind.Times();
+    s.rewindBytes = m_rewind.Bytes();
+    s.rewindBudget = m_rewind.Budget();
+    s.rewindUnavailable = sim.Setup().bodies.empty() ? "" : "not for scenes with bodies yet (their state is not saved)";
 }
 
 }  // namespace vorton

@@ -25,6 +25,9 @@
 #include <tbb/task_arena.h>
 
 #include "app/core/run.h"
+#include "app/ui/flow_diagnostics.h"
+#include "app/ui/rewind.h"
+#include "scene/snapshot.h"
 #include "sim/simulation.h"
 
 namespace vorton {
@@ -74,13 +77,27 @@ struct SimSnapshot {
     std::vector<glm::vec3> vortonPositions;  ///< m
     std::vector<float> vortonStrength;       ///< |vorticity|, 1/s
     float vortonSize = 0.02f;                ///< sprite diameter, m
+    float spacing = 0.0f;                    ///< the vortons' lattice spacing h, m (Simulation::Spacing)
     std::vector<BodyState> bodies;           ///< in the order of Setup().bodies
     Aabb bounds;
     Diagnostics diagnostics;
     std::string blowUp;         ///< the failed step's report; empty while the simulation is healthy
     StepHistory stepMsHistory;  ///< LastStepMs() per step, ms
     std::vector<BodyHistory> bodyHistories;  ///< since the last reset, one per body
+    /// The flow measured after each step since the last reset (the diagnostics dock).
+    FlowLog flow;
+    /// ImpulseLawFor() the simulation's setup: whether and how closely dI/dt = (g/ρ₀)Σδρ_kV_k holds.
+    ImpulseLaw impulseLaw;
+    /// The rewind ring's states, oldest first (simulated s), its bytes and budget; empty times
+    /// with rewindUnavailable saying why when the scene cannot be rewound.
+    std::vector<double> rewindTimes;
+    std::size_t rewindBytes = 0, rewindBudget = 0;
+    std::string rewindUnavailable;
 };
+
+/// The rewind ring's bounds: the span it covers and the bytes its states may take.
+inline constexpr double kRewindSeconds = 10.0;
+inline constexpr std::size_t kRewindBudgetBytes = std::size_t(256) << 20;
 
 /// Runs a Simulation on a worker thread (see the file comment).
 class SimWorker {
@@ -90,6 +107,14 @@ public:
         std::size_t body = 0;
         bool hold = true;
         glm::vec3 target{0.0f};  ///< m, while held
+    };
+
+    /// A paint stroke's blob: group `group` of the setup posted with it (or before), seeded now
+    /// (Simulation::SeedGroupNow) with `tracers` tracers.
+    struct PaintCommand {
+        std::size_t group = 0;
+        int tracers = 0;
+        glm::vec3 velocity{0.0f};  ///< m/s: thrown (Simulation::SeedGroupNow), or at rest
     };
 
     /// What the frame loop hands over once per frame. Edits apply at the next step boundary,
@@ -102,6 +127,10 @@ public:
         const SceneSetup* setup = nullptr;
         bool reset = false;
         std::span<const GrabCommand> grabs;
+        std::span<const PaintCommand> paints;  ///< seeded after the setup is applied
+        /// Back to the newest kept state at or before this simulated time (s), the later ones
+        /// dropped: what follows is a new branch. Applied first, before the setup.
+        std::optional<double> rewindTo;
         int threads = 1;           ///< task arena size; a change recreates the arena
         bool showVortons = false;  ///< copy the vortons into snapshots
         bool tracerSpeeds = false; ///< copy the tracers' speeds into snapshots
@@ -131,6 +160,13 @@ public:
     /// `errors`. Blocks only for lock-step, for the length of one step.
     bool Sync(const FrameRequest& request, SimSnapshot& front, std::vector<std::string>& errors);
 
+    /// Writes the simulation's state and `scene` to a snapshot file (WriteSnapshotFile) between
+    /// steps: waits for a step in progress, and the worker starts none until it is written.
+    Status WriteSnapshot(const std::filesystem::path& file, const Scene& scene);
+    /// Replaces the simulation by `sim` (a loaded snapshot) at the next step boundary, as a scene
+    /// change does; `sceneId` is reported back as SimSnapshot::sceneId.
+    void ReplaceSimulation(std::unique_ptr<Simulation> sim, std::uint64_t sceneId);
+
 private:
     /// Edits taken from FrameRequests, waiting for a step boundary.
     struct Pending {
@@ -142,6 +178,9 @@ private:
         std::optional<int> threads;
         std::optional<bool> showVortons;
         std::optional<bool> tracerSpeeds;
+        std::unique_ptr<Simulation> newSim;  // a loaded snapshot
+        std::vector<PaintCommand> paints;
+        std::optional<double> rewindTo;
         bool Any() const;
     };
 
@@ -174,6 +213,11 @@ private:
     std::string m_blowUp;
     StepHistory m_stepMsHistory;
     std::vector<BodyHistory> m_bodyHistories;
+    FlowLog m_flow;
+    RewindRing m_rewind{kRewindBudgetBytes, kRewindSeconds};
+    std::size_t m_stateBytes = 0;  // the last kept state's size, for RewindRing::Due
+    void KeepRewindState();
+    std::chrono::steady_clock::time_point m_wallStart = std::chrono::steady_clock::now();
     std::vector<std::string> m_newErrors;
     SimSnapshot m_back;
 

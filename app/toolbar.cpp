@@ -106,9 +106,14 @@ void DrawToolbar(DemoApp& app) {
 }
 
 void DrawMouseHint(DemoApp& app) {
-    (void)app;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const char* hint = "Left drag: orbit, or grab and throw a sphere   Right drag: pan   Wheel: zoom   F1: help";
+    char paintHint[160];
+    std::snprintf(paintHint, sizeof paintHint,
+                  "Paint mode (I): left drag releases dye   Wheel: blob radius %.3f m   Right drag: pan   F1: help",
+                  double(app.View().paint.radius));
+    const char* hint = app.View().paintMode
+                           ? paintHint
+                           : "Left drag: orbit, or grab and throw a sphere   Right drag: pan   Wheel: zoom   F1: help";
     const ImVec2 size = ImGui::CalcTextSize(hint);
     const ImVec2 at((display.x - size.x) * 0.5f, display.y - size.y - 10.0f);
     ImDrawList* draw = ImGui::GetForegroundDrawList();
@@ -140,6 +145,8 @@ void DrawHelp(DemoApp& app) {
         {"M", "the full panel (More)"},
         {"H", "hide or show all of the interface"},
         {"T", "the timings window"},
+        {"D", "the diagnostics dock: invariants, counts, the impulse law's check"},
+        {"I", "paint mode: left drag releases blobs of dye (More > Paint: deviation, colour, radius)"},
         {"P or F12", "screenshot"},
         {"Ctrl+Z / Ctrl+Y", "undo / redo a panel edit"},
         {"Right-click a control", "reset it to the scene's value"},

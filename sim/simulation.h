@@ -20,6 +20,7 @@
 #include "sim/numerics/aabb.h"
 #include "sim/numerics/uniform_grid.h"
 #include "sim/params.h"
+#include "sim/result.h"
 #include "sim/particles/particles.h"
 #include "sim/particles/remesh.h"
 #include "sim/particles/seeding.h"
@@ -180,6 +181,47 @@ public:
     float TracerDensityDeviation(std::size_t i) const;
 
     Diagnostics ComputeDiagnostics() const;
+    /// Velocity (m/s, without the free stream; with the bodies' fields) at
+    /// each vorton of the current state, as the last step computed it for
+    /// the next one (N, in vorton order). Empty before the first step, after
+    /// a reset, and after anything invalidated it (an edit of the vortons, a
+    /// VelocityAt call, a changed solver setting): no solve is run to fill
+    /// it. For diagnostics such as the kinetic energy ρ₀Σ u_k·(x_k × α_k).
+    std::span<const glm::vec3> VortonVelocities() const {
+        if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey()) || m_velocity0.size() != m_vortons.Size()) return {};
+        return m_velocity0;
+    }
+
+    /// Appends the whole state of the run to `out` (sim/simulation_state.cpp): time and step
+    /// count, vortons, tracers, the remeshing lattice and tallies, and the velocities cached
+    /// for the next step (at the vortons and on the tracers' grid), so that RestoreState on a
+    /// Simulation of the same setup continues bit for bit as this one would. Raw bytes in
+    /// this machine's byte order, each array preceded by its length (u64). Not the setup:
+    /// the caller keeps it (scene/snapshot.h writes it as scene JSON). Error: a scene with
+    /// bodies (their surface images and sheets are not saved yet).
+    Status AppendState(std::string& out) const;
+    /// Replaces the state by `bytes` from AppendState of a simulation with this setup. All
+    /// or nothing: on error (truncated, trailing bytes, counts or group indices that do not
+    /// fit this setup, bodies) the state is left as it was and the message says what was
+    /// wrong and where.
+    Status RestoreState(std::string_view bytes);
+
+    /// Seeds group g of Setup().groups now, in the running fluid, as a paint stroke (the app's
+    /// paint mode): as SeedVortons seeds a scene's groups, a vorton at rest of the group, of
+    /// volume h³ and core coreOverlap·h, on each point of the current lattice inside its shape,
+    /// an ambient (δρ = 0) vorton at rest on each point of its halo (which the baroclinic
+    /// generation at its edge needs: Conservation.ImpulseGrowsWithBuoyancy), and `tracers`
+    /// tracers uniformly at random inside it (seeded by params.seed and g), appended. Adds
+    /// δρ_g·Σ V of its vortons to the excess mass; it adds no vorticity. The vorton cap grows
+    /// with what is seeded. Errors: no such group, a group that is a layer or an emitter, no
+    /// lattice yet (a scene of bodies in clear water), a shape with no lattice point inside.
+    ///
+    /// With a `velocity` U (m/s, a sphere only) the blob is thrown: the lattice points within
+    /// h/2 of its surface carry the vortex sheet of a sphere moving at U through fluid at
+    /// rest, γ = −(3/2) n × U (the jump from its uniform inside to the potential flow outside,
+    /// as ω = γ/h), whose impulse ½∮x × γ dA = 2πR³U is the blob's momentum with its added
+    /// mass, (3/2)ρ₀VU, over ρ₀.
+    Status SeedGroupNow(std::size_t g, int tracers, glm::vec3 velocity = glm::vec3(0.0f));
 
     /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;

@@ -43,15 +43,15 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     Options& o = result.options;
     CLI::App app{"vorton: interactive vortex-particle fluid demo (heavy fluid sinks, light fluid rises)", "vorton"};
     std::string size;
-    app.add_option("--scene", o.scene, "scene name (see --list-scenes) or path to a .json scene file")
-        ->capture_default_str();
+    auto* sceneOption = app.add_option("--scene", o.scene, "scene name (see --list-scenes) or path to a .json scene file")
+                            ->capture_default_str();
     auto* headless = app.add_flag("--headless", o.headless, "render offscreen through EGL (no window, no X server)");
     auto* noRender = app.add_flag("--no-render", o.noRender, "simulation only, no OpenGL at all");
     headless->excludes(noRender);
     app.add_option("--frames", o.frames, "run N steps, then exit (default: until closed; 250 without a window)")
         ->check(WholeNumber(1, 1000000000));
     app.add_option("--threads", o.threads, "worker threads (0: all cores)")->check(WholeNumber(0, 256));
-    app.add_option("--set", o.sets, "set a parameter, e.g. ambient_density=2, gravity=0,0,-9.81, drop.density_deviation=0.5 "
+    auto* setOption = app.add_option("--set", o.sets, "set a parameter, e.g. ambient_density=2, gravity=0,0,-9.81, drop.density_deviation=0.5 "
                                     "(--list-params lists them)");
     app.add_option("--stats", o.statsDir, "write DIR/frames.csv, one row per step");
     auto* dump = app.add_option("--dump-dir", o.dumpDir, "write vortons_NNNNNN.ply and tracers_NNNNNN.ply to DIR");
@@ -62,6 +62,9 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_flag("--record-panel", o.recordPanel,
                  "include the toolbar and the panel (when open) in recorded frames and screenshots");
     app.add_flag("--open-panel", o.openPanel, "start with the full control panel open (else the toolbar only)");
+    app.add_flag("--open-diagnostics", o.openDiagnostics,
+                 "start with the diagnostics dock open (circulation, impulse, energy, enstrophy, counts, "
+                 "the impulse law's check; D toggles it)");
     app.add_option("--screenshot-dir", o.screenshotDir, "folder for screenshots (F12 / P key, --shots)")
         ->capture_default_str();
     app.add_option("--shots", o.shots, "save a PNG of each of these steps, e.g. 0,150,500 (headless: draws only these)")
@@ -77,6 +80,20 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
         ->check(CLI::IsMember({"initial", "current"}))
         ->needs(saveScene)
         ->capture_default_str();
+    app.add_option("--snapshot-load", o.snapshotLoad,
+                   "start from a snapshot file (its scene and state; --frames N runs N more steps), which "
+                   "continues bit for bit the run that saved it")
+        ->excludes(sceneOption)
+        ->excludes(setOption);
+    app.add_option("--snapshot-save", o.snapshotSave,
+                   "at the end of the run, save the whole simulation state and its scene to FILE, a versioned "
+                   "binary file --snapshot-load continues from (scenes without bodies)");
+    auto* vdb = app.add_option("--dump-vdb", o.vdbDir,
+                               "write DIR/density_NNNNNN.vdb, the dye's density as an OpenVDB fog volume "
+                               "(1 = as seeded; Blender, Houdini), at the start and after every step");
+    app.add_option("--vdb-every", o.vdbEvery, "with --dump-vdb, every K-th step")
+        ->check(WholeNumber(1, 1000000000))
+        ->needs(vdb);
     app.add_flag("--list-scenes", o.listScenes, "print the scene names and exit");
     app.add_flag("--list-params", o.listParams, "print every parameter of the scene and exit");
     app.add_flag("--paused", o.paused, "start paused (window only)");

@@ -7,6 +7,7 @@
 ///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|FILE.gif|DIR]
 ///            [--size WxH] [--shots STEP,STEP...] [--screenshot-dir DIR]
 ///            [--save-scene FILE [--save-scene-state initial|current]]
+///            [--snapshot-load FILE] [--snapshot-save FILE] [--dump-vdb DIR [--vdb-every K]]
 ///            [--list-scenes] [--list-params]
 
 #include <cstdint>
@@ -39,10 +40,18 @@ struct Options {
     bool listParams = false;
     bool paused = false;       ///< start paused (window only)
     bool openPanel = false;    ///< start with the full panel open (else the toolbar only)
+    bool openDiagnostics = false;  ///< start with the diagnostics dock open
     /// Write the scene as a scene file here (SaveSceneFile): with saveSceneState "initial" before
     /// the run (the scene and --set as loaded), with "current" at its end (the bodies' state then).
     std::string saveScene;
     std::string saveSceneState = "initial";
+    /// Start from this snapshot file (scene/snapshot.h) instead of a scene; --frames N runs N more steps.
+    std::string snapshotLoad;
+    /// At the end of the run, save the whole state and its scene here (scenes without bodies).
+    std::string snapshotSave;
+    /// Write DIR/density_NNNNNN.vdb (the dye as an OpenVDB volume) at the start and every vdbEvery steps.
+    std::string vdbDir;
+    int vdbEvery = 1;
 };
 
 /// Outcome of parsing: run with `options`, or exit at once with `exitCode`

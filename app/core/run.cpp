@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
 #include <ostream>
 
 #include <tbb/info.h>
@@ -9,6 +11,8 @@
 
 #include "scene/param_access.h"
 #include "scene/scene_writer.h"
+#include "scene/snapshot.h"
+#include "app/core/vdb_output.h"
 
 namespace vorton {
 
@@ -42,6 +46,21 @@ Status RunOutputs::Open(const Options& options, const Simulation& sim) {
     if (!m_dumpDir.empty()) {
         if (Status s = WriteDump(m_dumpDir, sim, sim.StepCount()); !s) return Error{"--dump-dir: " + s.error()};
     }
+    m_vdbDir = options.vdbDir;
+    m_vdbEvery = std::max(1, options.vdbEvery);
+    if (!m_vdbDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(m_vdbDir, ec);
+        if (ec) return Error{"--dump-vdb: " + m_vdbDir + ": cannot create the folder: " + ec.message()};
+        if (Status s = WriteVdb(sim); !s) return s;
+    }
+    return Ok{};
+}
+
+Status RunOutputs::WriteVdb(const Simulation& sim) const {
+    char name[32];
+    std::snprintf(name, sizeof name, "density_%06lld.vdb", static_cast<long long>(sim.StepCount()));
+    if (Status s = WriteDyeVdb(std::filesystem::path(m_vdbDir) / name, sim); !s) return Error{"--dump-vdb: " + s.error()};
     return Ok{};
 }
 
@@ -51,6 +70,9 @@ Status RunOutputs::AfterStep(const Simulation& sim) {
     }
     if (!m_dumpDir.empty() && sim.StepCount() % m_dumpEvery == 0) {
         if (Status s = WriteDump(m_dumpDir, sim, sim.StepCount()); !s) return Error{"--dump-dir: " + s.error()};
+    }
+    if (!m_vdbDir.empty() && sim.StepCount() % m_vdbEvery == 0) {
+        if (Status s = WriteVdb(sim); !s) return s;
     }
     return Ok{};
 }
@@ -70,10 +92,24 @@ Status SaveSceneIfAsked(const Options& options, std::string_view when, const Sce
     return Ok{};
 }
 
-int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) {
+Status SaveSnapshotIfAsked(const Options& options, const Scene& scene, const Simulation& sim) {
+    if (options.snapshotSave.empty()) return Ok{};
+    if (Status s = WriteSnapshotFile(options.snapshotSave, scene, sim); !s) return Error{"--snapshot-save: " + s.error()};
+    return Ok{};
+}
+
+Status CheckSnapshotSave(const Options& options, const Scene& scene) {
+    if (options.snapshotSave.empty() || scene.setup.bodies.empty()) return Ok{};
+    return Error{"--snapshot-save: snapshots of scenes with bodies are not supported yet (the bodies' surface images "
+                 "and sheets are not saved); " +
+                 scene.name + " has " + std::to_string(scene.setup.bodies.size()) + " bodies"};
+}
+
+int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, std::unique_ptr<Simulation> loaded) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::task_arena arena(threads);
-    Simulation sim(scene.setup);
+    std::unique_ptr<Simulation> owned = loaded ? std::move(loaded) : std::make_unique<Simulation>(scene.setup);
+    Simulation& sim = *owned;
     RunOutputs outputs;
     if (Status s = outputs.Open(options, sim); !s) {
         log << "vorton: " << s.error() << "\n";
@@ -100,6 +136,10 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log) 
         }
     }
     if (Status s = SaveSceneIfAsked(options, "current", scene, sim.Bodies()); !s) {
+        log << "vorton: " << s.error() << "\n";
+        return kExitRuntime;
+    }
+    if (Status s = SaveSnapshotIfAsked(options, scene, sim); !s) {
         log << "vorton: " << s.error() << "\n";
         return kExitRuntime;
     }

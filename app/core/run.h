@@ -4,6 +4,7 @@
 /// line's --set applied, the per-step outputs, and the simulation-only loop.
 
 #include <iosfwd>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -22,13 +23,16 @@ class RunOutputs {
 public:
     /// Opens the outputs the options ask for and dumps frame 0.
     Status Open(const Options& options, const Simulation& sim);
-    /// After each step: a stats row, and a dump every dumpEvery steps.
+    /// After each step: a stats row, a dump every dumpEvery steps, a VDB every vdbEvery.
     Status AfterStep(const Simulation& sim);
 
 private:
     StatsWriter m_stats;
     std::string m_dumpDir;
     int m_dumpEvery = 1;
+    std::string m_vdbDir;
+    int m_vdbEvery = 1;
+    Status WriteVdb(const Simulation& sim) const;
 };
 
 /// Installs SIGINT and SIGTERM handlers that only note the signal, so a run
@@ -56,6 +60,14 @@ Status SaveSceneIfAsked(const Options& options, std::string_view when, const Sce
 /// --no-render: steps the scene options.frames times in a task arena of
 /// options.threads, writing the outputs; progress and errors go to `log`.
 /// Returns an ExitCode.
-int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log);
+/// `loaded`: a simulation read from --snapshot-load (else one is made from the scene).
+int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log,
+                        std::unique_ptr<Simulation> loaded = nullptr);
+/// --snapshot-save: writes `sim` and `scene` to options.snapshotSave. Ok without the flag;
+/// the error names the flag and the file.
+Status SaveSnapshotIfAsked(const Options& options, const Scene& scene, const Simulation& sim);
+/// Checks before a run that --snapshot-save can be honoured at its end (no bodies), so a long
+/// run does not end in a refusal. Ok without the flag.
+Status CheckSnapshotSave(const Options& options, const Scene& scene);
 
 }  // namespace vorton

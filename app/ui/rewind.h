@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// The rewind ring (issue 14, item 4): the last seconds of a run's states
+/// (Simulation::AppendState), bounded in bytes, to scrub back to and resume from. No GL, no
+/// threads: the simulation's worker keeps one and the panel shows its times.
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vorton {
+
+/// States kept every `Interval()` steps, oldest dropped first so the bytes held stay within the budget.
+class RewindRing {
+public:
+    struct Entry {
+        std::int64_t step = 0;
+        double time = 0.0;  ///< simulated, s
+        std::string state;  ///< Simulation::AppendState
+    };
+
+    /// `budgetBytes`: the most the states may hold together; `seconds`: the span to cover;
+    /// `dt`: the step, s.
+    RewindRing(std::size_t budgetBytes = std::size_t(256) << 20, double seconds = 10.0, double dt = 0.02)
+        : m_budget(budgetBytes), m_seconds(seconds), m_dt(dt) {}
+
+    void Clear() { m_entries.clear(), m_bytes = 0; }
+    void Configure(std::size_t budgetBytes, double seconds, double dt);
+    /// Steps between kept states for a state of `stateBytes`: 1 when `seconds` of every step fit
+    /// the budget, else as many as make the states over `seconds` fit it.
+    std::size_t IntervalFor(std::size_t stateBytes) const;
+    /// Whether the state after `step` is due (at least Interval steps after the newest kept).
+    bool Due(std::int64_t step, std::size_t stateBytes) const;
+    /// Keeps a state; entries at or after its step (a branch after a rewind) go first, then
+    /// the oldest until the bytes fit the budget (the newest always stays).
+    void Push(Entry entry);
+    /// The newest entry at or before `time`, if any.
+    const Entry* AtOrBefore(double time) const;
+    /// Drops the entries after `step` (a rewind: what followed is no longer this run's future).
+    void TruncateAfter(std::int64_t step);
+
+    const std::deque<Entry>& Entries() const { return m_entries; }
+    std::size_t Bytes() const { return m_bytes; }
+    std::size_t Budget() const { return m_budget; }
+    /// The kept states' times, oldest first (for the panel's timeline).
+    std::vector<double> Times() const;
+
+private:
+    std::size_t m_budget;
+    double m_seconds, m_dt;
+    std::deque<Entry> m_entries;
+    std::size_t m_bytes = 0;
+};
+
+}  // namespace vorton
