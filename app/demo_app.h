@@ -122,7 +122,7 @@ public:
     /// outcome goes to the status line.
     void SaveScene(const std::string& file, bool currentState);
     /// Writes the simulation's whole state and the scene as edited to `file` between steps
-    /// (scene/snapshot.h); the status line says where, or why not (a scene with bodies).
+    /// (scene/snapshot.h); the status line says where, or why not.
     void SaveSnapshot(const std::string& file);
     /// Reads a snapshot and runs from it, as a scene change; a file that does not load leaves
     /// the running scene as it is and the status line says why.

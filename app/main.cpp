@@ -40,10 +40,6 @@ int main(int argc, char** argv) {
         std::cerr << "vorton: " << scene.error() << "\n";
         return kExitUsage;
     }
-    if (Status s = CheckSnapshotSave(options, scene.value()); !s) {
-        std::cerr << "vorton: " << s.error() << "\n";
-        return kExitUsage;
-    }
     if (options.listParams) {
         std::cout << DescribeParams(scene.value().setup) << DescribeDisplay(scene.value().display);
         return kExitOk;

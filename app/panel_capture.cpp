@@ -56,18 +56,14 @@ void CaptureSection(DemoApp& app) {
                "vorton --scene FILE loads it back to the same run");
 
     Subheading("Snapshot");
-    const bool bodies = !app.Setup().bodies.empty();
-    ImGui::BeginDisabled(bodies);
     if (ImGui::Button("Save snapshot")) {
         const std::filesystem::path dir(v.captureDir.data());
         std::error_code ec;
         if (!dir.empty()) std::filesystem::create_directories(dir, ec);
         app.SaveSnapshot((dir / RecordingName(app.CurrentScene().name, std::chrono::system_clock::now(), "vsnap")).string());
     }
-    ImGui::EndDisabled();
-    HelpMarker(bodies ? "not for scenes with bodies yet (their surface images and sheets are not saved)"
-                      : "the whole simulation state and the scene as a binary file: Load snapshot or "
-                        "vorton --snapshot-load FILE continues the run from here, bit for bit");
+    HelpMarker("the whole simulation state and the scene as a binary file: Load snapshot or "
+               "vorton --snapshot-load FILE continues the run from here, bit for bit");
     ImGui::SameLine();
     if (ImGui::Button("Load snapshot")) app.LoadSnapshot(v.snapshotFile.data());
     HelpMarker("runs from the snapshot named below (the last saved, or type a path); a file that does not "

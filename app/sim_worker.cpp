@@ -306,7 +306,6 @@ void SimWorker::NewGeneration() {
 }
 
 void SimWorker::KeepRewindState() {
-    if (!m_sim->Setup().bodies.empty()) return;  // AppendState refuses them
     m_rewind.Configure(kRewindBudgetBytes, kRewindSeconds, double(m_sim->Params().dt));
     if (!m_rewind.Due(m_sim->StepCount(), m_stateBytes)) return;
     RewindRing::Entry entry{m_sim->StepCount(), m_sim->Time(), {}};
@@ -386,7 +385,6 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.rewindTimes = m_rewind.Times();
     s.rewindBytes = m_rewind.Bytes();
     s.rewindBudget = m_rewind.Budget();
-    s.rewindUnavailable = sim.Setup().bodies.empty() ? "" : "not for scenes with bodies yet (their state is not saved)";
 }
 
 }  // namespace vorton

@@ -24,7 +24,7 @@ namespace vorton {
 inline constexpr std::uint32_t kSnapshotVersion = 1;
 
 /// Writes `sim`'s state and `scene` (its setup replaced by sim.Setup(), the edits in force) to
-/// `file`. Errors: a scene with bodies (Simulation::AppendState), the folder missing or not
+/// `file`. Errors: the folder missing or not
 /// writable (an existing file is then left as it was). Call between steps.
 Status WriteSnapshotFile(const std::filesystem::path& file, const Scene& scene, const Simulation& sim);
 

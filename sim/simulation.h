@@ -193,16 +193,16 @@ public:
     }
 
     /// Appends the whole state of the run to `out` (sim/simulation_state.cpp): time and step
-    /// count, vortons, tracers, the remeshing lattice and tallies, and the velocities cached
-    /// for the next step (at the vortons and on the tracers' grid), so that RestoreState on a
-    /// Simulation of the same setup continues bit for bit as this one would. Raw bytes in
-    /// this machine's byte order, each array preceded by its length (u64). Not the setup:
-    /// the caller keeps it (scene/snapshot.h writes it as scene JSON). Error: a scene with
-    /// bodies (their surface images and sheets are not saved yet).
+    /// count, vortons, tracers, the remeshing lattice and tallies, the velocities cached
+    /// for the next step (at the vortons and on the tracers' grid), and the bodies (their
+    /// motion and the impulse the next coupling counts), so that RestoreState on a Simulation of the
+    /// same setup continues bit for bit as this one would. Raw bytes in this machine's byte
+    /// order, each array preceded by its length (u64). Not the setup: the caller keeps it
+    /// (scene/snapshot.h writes it as scene JSON). Always Ok today.
     Status AppendState(std::string& out) const;
     /// Replaces the state by `bytes` from AppendState of a simulation with this setup. All
     /// or nothing: on error (truncated, trailing bytes, counts or group indices that do not
-    /// fit this setup, bodies) the state is left as it was and the message says what was
+    /// fit this setup, another body count) the state is left as it was and the message says what was
     /// wrong and where.
     Status RestoreState(std::string_view bytes);
 

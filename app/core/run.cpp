@@ -98,13 +98,6 @@ Status SaveSnapshotIfAsked(const Options& options, const Scene& scene, const Sim
     return Ok{};
 }
 
-Status CheckSnapshotSave(const Options& options, const Scene& scene) {
-    if (options.snapshotSave.empty() || scene.setup.bodies.empty()) return Ok{};
-    return Error{"--snapshot-save: snapshots of scenes with bodies are not supported yet (the bodies' surface images "
-                 "and sheets are not saved); " +
-                 scene.name + " has " + std::to_string(scene.setup.bodies.size()) + " bodies"};
-}
-
 int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, std::unique_ptr<Simulation> loaded) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::task_arena arena(threads);

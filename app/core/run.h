@@ -66,8 +66,5 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log,
 /// --snapshot-save: writes `sim` and `scene` to options.snapshotSave. Ok without the flag;
 /// the error names the flag and the file.
 Status SaveSnapshotIfAsked(const Options& options, const Scene& scene, const Simulation& sim);
-/// Checks before a run that --snapshot-save can be honoured at its end (no bodies), so a long
-/// run does not end in a refusal. Ok without the flag.
-Status CheckSnapshotSave(const Options& options, const Scene& scene);
 
 }  // namespace vorton
