@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace vorton::test {
 
@@ -32,7 +33,8 @@ inline RunResult RunVorton(const std::string& args, const std::string& prefix = 
 }
 
 inline fs::path TempDir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("vorton_exe_test_" + name);
+    // Per process: two runs of the suite at once (a developer's and CI's) must not share it.
+    const fs::path dir = fs::temp_directory_path() / ("vorton_exe_test_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "scene/snapshot.h"
 #include "test_util.h"
@@ -19,7 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path TempDir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("vorton_snapshot_" + name);
+    // Per process: two runs of the suite at once (a developer's and CI's) must not share it.
+    const fs::path dir = fs::temp_directory_path() / ("vorton_snapshot_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
