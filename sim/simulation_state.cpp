@@ -25,7 +25,7 @@ struct Writer {
     void PutArray(const std::vector<T>& values) {
         static_assert(std::is_trivially_copyable_v<T>);
         Put(std::uint64_t(values.size()));
-        out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+        if (!values.empty()) out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
     }
 };
 
@@ -66,6 +66,7 @@ struct Reader {
             return;
         }
         values.resize(std::size_t(n));
+        if (n == 0) return;  // an empty vector's data() may be null, which memcpy may not be given
         std::memcpy(values.data(), bytes.data() + at, std::size_t(n) * sizeof(T));
         at += std::size_t(n) * sizeof(T);
     }
