@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <string_view>
 #include <string>
 
 #include "scene/param_access.h"
@@ -63,24 +64,31 @@ Scene WithBodyStates(Scene scene, std::span<const BodyState> bodies) {
     return scene;
 }
 
-Status SaveSceneFile(const Scene& scene, const std::filesystem::path& file) {
-    const std::string text = SceneToJson(scene).dump(2) + "\n";
+Status WriteFileReplacing(const std::filesystem::path& file, std::string_view bytes, const char* what) {
     std::filesystem::path temporary = file;
     temporary += ".tmp";
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) return Error{file.string() + ": cannot write the scene: " + std::strerror(errno)};
-        out << text;
+        if (!out) return Error{file.string() + ": cannot write the " + what + ": " + std::strerror(errno)};
+        out.write(bytes.data(), std::streamsize(bytes.size()));
         out.close();
-        if (!out) return Error{file.string() + ": writing the scene failed: " + std::strerror(errno)};
+        if (!out) {
+            std::error_code ec;
+            std::filesystem::remove(temporary, ec);
+            return Error{file.string() + ": writing the " + what + " failed: " + std::strerror(errno)};
+        }
     }
     std::error_code ec;
     std::filesystem::rename(temporary, file, ec);
     if (ec) {
         std::filesystem::remove(temporary, ec);
-        return Error{file.string() + ": cannot write the scene: " + ec.message()};
+        return Error{file.string() + ": cannot write the " + what + ": " + ec.message()};
     }
     return Ok{};
+}
+
+Status SaveSceneFile(const Scene& scene, const std::filesystem::path& file) {
+    return WriteFileReplacing(file, SceneToJson(scene).dump(2) + "\n", "scene");
 }
 
 }  // namespace vorton

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <span>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -32,5 +33,10 @@ Scene WithBodyStates(Scene scene, std::span<const BodyState> bodies);
 /// the same folder renamed over it, so a failed write leaves an existing file as it was.
 /// Errors name the file and why (folder missing, not writable).
 Status SaveSceneFile(const Scene& scene, const std::filesystem::path& file);
+
+/// Writes `bytes` to `file` through `file`.tmp renamed over it, so a failed write leaves an
+/// existing file as it was (the temporary is removed). Errors name the file and `what` was
+/// being written ("scene", "snapshot").
+Status WriteFileReplacing(const std::filesystem::path& file, std::string_view bytes, const char* what);
 
 }  // namespace vorton

@@ -81,26 +81,7 @@ Status WriteSnapshotFile(const std::filesystem::path& file, const Scene& scene, 
     PutBlock(out, state);
     Put(out, Fnv1a(out));
 
-    std::filesystem::path temporary = file;
-    temporary += ".tmp";
-    {
-        std::ofstream stream(temporary, std::ios::binary | std::ios::trunc);
-        if (!stream) return Error{file.string() + ": cannot write the snapshot: " + std::strerror(errno)};
-        stream.write(out.data(), std::streamsize(out.size()));
-        stream.close();
-        if (!stream) {
-            std::error_code ec;
-            std::filesystem::remove(temporary, ec);
-            return Error{file.string() + ": writing the snapshot failed: " + std::strerror(errno)};
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, file, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        return Error{file.string() + ": cannot write the snapshot: " + ec.message()};
-    }
-    return Ok{};
+    return WriteFileReplacing(file, out, "snapshot");
 }
 
 Result<LoadedSnapshot> ReadSnapshotFile(const std::filesystem::path& file) {
