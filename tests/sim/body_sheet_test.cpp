@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/bodies/drag_curve.h"
 #include "sim/particles/seeding.h"
 #include "sim/simulation.h"
 #include "test_util.h"
@@ -24,20 +25,9 @@ constexpr double kRho = 1000.0;   // kg/m³
 constexpr double kNu = 3.0e-4;    // m²/s
 constexpr double kRadius = 0.1;   // m
 
-double SchillerNaumann(double re) { return 24.0 / re * (1.0 + 0.15 * std::pow(re, 0.687)); }
-
 /// Terminal velocity (m/s) of a sphere of density rhoBody where the drag
 /// curve's drag balances weight minus buoyancy.
-double TerminalVelocity(double rhoBody) {
-    const double weight = (rhoBody - kRho) * 9.81 * 4.0 / 3.0 * std::numbers::pi * std::pow(kRadius, 3.0);
-    double lo = 1e-4, hi = 20.0;
-    for (int i = 0; i < 100; ++i) {
-        const double u = 0.5 * (lo + hi);
-        const double drag = 0.5 * kRho * u * u * std::numbers::pi * kRadius * kRadius * SchillerNaumann(2.0 * kRadius * u / kNu);
-        (drag < weight ? lo : hi) = u;
-    }
-    return 0.5 * (lo + hi);
-}
+double TerminalVelocity(double rhoBody) { return DragCurveTerminalSpeed(rhoBody, kRho, kRadius, kNu, 9.81); }
 
 /// A ball in clear water: no groups, every vorton made by the ball.
 SceneSetup ClearWater(float rhoBody, glm::vec3 gravity, glm::vec3 velocity, float resolution) {
@@ -169,7 +159,7 @@ TEST(BodySheetSettling, ThrownBallSlowsAsTheDragLawSays) {
         const double measured = (u[std::size_t(w + 1)] - u[std::size_t(w)]) / 0.2;
         const double mean = 0.5 * (u[std::size_t(w + 1)] + u[std::size_t(w)]);
         const double re = 2.0 * kRadius * mean / kNu;
-        const double law = -0.375 * SchillerNaumann(re) * kRho * mean * mean / ((rhoBody + 0.5 * kRho) * kRadius);
+        const double law = -0.375 * SchillerNaumannDragCoefficient(re) * kRho * mean * mean / ((rhoBody + 0.5 * kRho) * kRadius);
         test::Measured("deceleration_over_drag_law_at_Re_" + std::to_string(int(re)), measured / law);
         EXPECT_NEAR(measured / law, 1.0, 0.3) << "at Re = " << re;
     }
