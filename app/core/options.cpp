@@ -64,7 +64,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_flag("--open-panel", o.openPanel, "start with the full control panel open (else the toolbar only)");
     app.add_flag("--open-diagnostics", o.openDiagnostics,
                  "start with the diagnostics dock open (circulation, impulse, energy, enstrophy, counts, "
-                 "the impulse law's check; D toggles it)");
+                 "the impulse law, ring speed and terminal velocity checks; D toggles it)");
     app.add_option("--screenshot-dir", o.screenshotDir, "folder for screenshots (F12 / P key, --shots)")
         ->capture_default_str();
     app.add_option("--shots", o.shots, "save a PNG of each of these steps, e.g. 0,150,500 (headless: draws only these)")
@@ -93,6 +93,10 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
                                "(1 = as seeded; Blender, Houdini), at the start and after every step");
     app.add_option("--vdb-every", o.vdbEvery, "with --dump-vdb, every K-th step")
         ->check(WholeNumber(1, 1000000000))
+        ->needs(vdb);
+    app.add_flag("--vdb-vorticity", o.vdbVorticity,
+                 "with --dump-vdb, also a grid \"vorticity\" in each file: |w| (1/s) of the vortons on voxels of "
+                 "their spacing")
         ->needs(vdb);
     app.add_flag("--list-scenes", o.listScenes, "print the scene names and exit");
     app.add_flag("--list-params", o.listParams, "print every parameter of the scene and exit");

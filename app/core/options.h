@@ -7,7 +7,7 @@
 ///            [--dump-dir DIR [--dump-every K]] [--record FILE.mp4|FILE.gif|DIR]
 ///            [--size WxH] [--shots STEP,STEP...] [--screenshot-dir DIR]
 ///            [--save-scene FILE [--save-scene-state initial|current]]
-///            [--snapshot-load FILE] [--snapshot-save FILE] [--dump-vdb DIR [--vdb-every K]]
+///            [--snapshot-load FILE] [--snapshot-save FILE] [--dump-vdb DIR [--vdb-every K] [--vdb-vorticity]]
 ///            [--list-scenes] [--list-params]
 
 #include <cstdint>
@@ -52,6 +52,8 @@ struct Options {
     /// Write DIR/density_NNNNNN.vdb (the dye as an OpenVDB volume) at the start and every vdbEvery steps.
     std::string vdbDir;
     int vdbEvery = 1;
+    /// With vdbDir: each file also holds |ω| ("vorticity", VdbContents::vorticity).
+    bool vdbVorticity = false;
 };
 
 /// Outcome of parsing: run with `options`, or exit at once with `exitCode`

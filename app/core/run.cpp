@@ -48,6 +48,7 @@ Status RunOutputs::Open(const Options& options, const Simulation& sim) {
     }
     m_vdbDir = options.vdbDir;
     m_vdbEvery = std::max(1, options.vdbEvery);
+    m_vdbVorticity = options.vdbVorticity;
     if (!m_vdbDir.empty()) {
         std::error_code ec;
         std::filesystem::create_directories(m_vdbDir, ec);
@@ -60,7 +61,7 @@ Status RunOutputs::Open(const Options& options, const Simulation& sim) {
 Status RunOutputs::WriteVdb(const Simulation& sim) const {
     char name[32];
     std::snprintf(name, sizeof name, "density_%06lld.vdb", static_cast<long long>(sim.StepCount()));
-    if (Status s = WriteDyeVdb(std::filesystem::path(m_vdbDir) / name, sim); !s) return Error{"--dump-vdb: " + s.error()};
+    if (Status s = WriteDyeVdb(std::filesystem::path(m_vdbDir) / name, sim, VdbContents{m_vdbVorticity}); !s) return Error{"--dump-vdb: " + s.error()};
     return Ok{};
 }
 

@@ -32,6 +32,7 @@ private:
     int m_dumpEvery = 1;
     std::string m_vdbDir;
     int m_vdbEvery = 1;
+    bool m_vdbVorticity = false;
     Status WriteVdb(const Simulation& sim) const;
 };
 

@@ -1,5 +1,6 @@
 #include "app/core/vdb_output.h"
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 
@@ -17,7 +18,50 @@ double SeededTracerDensity(const SceneSetup& setup) {
     return volume > 0.0 && setup.params.tracerCount > 0 ? double(setup.params.tracerCount) / volume : 0.0;
 }
 
-Status WriteDyeVdb(const std::filesystem::path& file, const Simulation& sim) {
+namespace {
+
+/// |ω| of the vortons on voxels of edge h (see VdbContents::vorticity).
+openvdb::FloatGrid::Ptr VorticityGrid(const Simulation& sim) {
+    const Vortons& v = sim.GetVortons();
+    const double h = sim.Spacing() > 0.0f ? double(sim.Spacing()) : 0.02;
+    openvdb::Vec3DGrid::Ptr omega = openvdb::Vec3DGrid::create(openvdb::Vec3d(0.0));
+    openvdb::Vec3DGrid::Accessor access = omega->getAccessor();
+    const double perVolume = 1.0 / (h * h * h);
+    for (std::size_t k = 0; k < v.Size(); ++k) {
+        const glm::vec3 x = v.position[k];
+        if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z)) continue;
+        const openvdb::Vec3d alpha(double(v.vorticity[k].x) * v.volume[k], double(v.vorticity[k].y) * v.volume[k],
+                                   double(v.vorticity[k].z) * v.volume[k]);
+        const double gx = double(x.x) / h, gy = double(x.y) / h, gz = double(x.z) / h;
+        const double fx = std::floor(gx), fy = std::floor(gy), fz = std::floor(gz);
+        const double wx = gx - fx, wy = gy - fy, wz = gz - fz;
+        const openvdb::Coord base{static_cast<int>(fx), static_cast<int>(fy), static_cast<int>(fz)};
+        for (int c = 0; c < 8; ++c) {
+            const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
+            const double w = (dx ? wx : 1.0 - wx) * (dy ? wy : 1.0 - wy) * (dz ? wz : 1.0 - wz);
+            if (w <= 0.0) continue;
+            const openvdb::Coord at = base.offsetBy(dx, dy, dz);
+            access.setValue(at, access.getValue(at) + alpha * (w * perVolume));
+        }
+    }
+    double largest = 0.0;
+    for (auto it = omega->cbeginValueOn(); it; ++it) largest = std::max(largest, (*it).length());
+    openvdb::FloatGrid::Ptr grid = openvdb::FloatGrid::create(0.0f);
+    grid->setName("vorticity");
+    grid->setGridClass(openvdb::GRID_FOG_VOLUME);
+    grid->setTransform(openvdb::math::Transform::createLinearTransform(h));
+    openvdb::FloatGrid::Accessor out = grid->getAccessor();
+    for (auto it = omega->cbeginValueOn(); it; ++it) {
+        const double magnitude = (*it).length();
+        if (magnitude >= 1e-3 * largest && magnitude > 0.0) out.setValue(it.getCoord(), float(magnitude));
+    }
+    grid->insertMeta("unit", openvdb::StringMetadata("1/s"));
+    return grid;
+}
+
+}  // namespace
+
+Status WriteDyeVdb(const std::filesystem::path& file, const Simulation& sim, VdbContents contents) {
     static std::once_flag initialised;
     std::call_once(initialised, [] { openvdb::initialize(); });
     const double voxel = DyeVoxelSize(sim.Spacing());
@@ -44,11 +88,15 @@ Status WriteDyeVdb(const std::filesystem::path& file, const Simulation& sim) {
             access.setValue(at, access.getValue(at) + float(w) * unit);
         }
     }
-    grid->insertMeta("time", openvdb::DoubleMetadata(sim.Time()));
-    grid->insertMeta("step", openvdb::Int64Metadata(sim.StepCount()));
+    openvdb::GridPtrVec grids{grid};
+    if (contents.vorticity) grids.push_back(VorticityGrid(sim));
+    for (const openvdb::GridBase::Ptr& g : grids) {
+        g->insertMeta("time", openvdb::DoubleMetadata(sim.Time()));
+        g->insertMeta("step", openvdb::Int64Metadata(sim.StepCount()));
+    }
     try {
         openvdb::io::File out(file.string());
-        out.write({grid});
+        out.write(grids);
         out.close();
     } catch (const std::exception& e) {
         return Error{file.string() + ": cannot write the VDB file: " + e.what()};
