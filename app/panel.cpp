@@ -158,7 +158,7 @@ void InternalsSection(DemoApp& app) {
     ImGui::SameLine();
     ImGui::Checkbox("Diagnostics (D)", &app.View().showDiagnostics);
     HelpMarker("a window with the circulation, impulse, kinetic energy, enstrophy and counts over time, and the "
-               "impulse law measured against its closed form");
+               "closed forms (impulse law, ring speed, terminal velocity) measured against the run");
     SimParams& p = app.Setup().params;
     const SimParams& scene = app.CurrentScene().setup.params;
     using Panel = ParamInfo<SimParams>::Panel;

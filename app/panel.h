@@ -32,8 +32,8 @@ void DrawPanel(DemoApp& app);
 /// steps, steps per second and frames per second. Closing it clears View().showTimings.
 void DrawTimings(DemoApp& app);
 /// The live diagnostics dock (app/panel_diagnostics.cpp): circulation, impulse, kinetic energy,
-/// enstrophy, vorton and tracer counts over the last steps, the impulse law against its closed
-/// form with a pass/fail mark, and the speed against real time. Closing it clears
+/// enstrophy, vorton and tracer counts over the last steps, the closed forms that apply (impulse
+/// law, ring speed, terminal velocity) with a pass/fail mark, and the speed against real time. Closing it clears
 /// View().showDiagnostics.
 void DrawDiagnostics(DemoApp& app);
 /// The Paint section: paint mode, the blobs' deviation, dye and radius (app/panel_paint.cpp).

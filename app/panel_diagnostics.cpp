@@ -1,5 +1,6 @@
 // The live diagnostics dock (issue 14, item 6): the flow's invariants and counts over the
-// last steps with units, the impulse law measured against its closed form, and the speed
+// last steps with units, the closed forms (impulse law, ring speed,
+// terminal velocity) measured against what the steps did, and the speed
 // against real time. What it shows is computed in app/ui/flow_diagnostics (no GL).
 #include <imgui.h>
 
@@ -51,19 +52,18 @@ void Plot(const char* id, const char* name, const char* unit, const std::vector<
     HelpMarker(help);
 }
 
-/// The impulse law's row: expected and measured dI/dt and a pass/fail mark, or why it does not apply.
-void ImpulseLawRow(const SimSnapshot& sim) {
-    ImGui::TextUnformatted("dI/dt = (g/rho0) sum drho_k V_k");
-    HelpMarker("Buoyancy changes the fluid's linear impulse I = 1/2 sum x_k x alpha_k at the dye's excess weight "
-               "over rho0 (docs/METHOD.md, checks with known answers). Measured over the last 10 steps; "
-               "with no bodies, layers or emitters.");
-    const ClosedFormCheck c = sim.flow.ImpulseCheck(sim.impulseLaw);
+/// One closed form's rows: what it says, expected and measured against each other with a
+/// pass/fail mark, or why it does not apply; its error over the log's windows.
+void ClosedFormRows(const char* id, const char* law, const std::string& help, const ClosedFormCheck& c,
+                    const char* unit, const std::string& tolerance, const std::vector<double>& errorSeries) {
+    ImGui::TextUnformatted(law);
+    HelpMarker(help);
     if (!c.applies) {
         ImGui::TextDisabled("  n/a: %s", c.reason.c_str());
         return;
     }
-    ImGui::Text("  expected (%.3g, %.3g, %.3g) m^4/s^2", c.expected.x, c.expected.y, c.expected.z);
-    ImGui::Text("  measured (%.3g, %.3g, %.3g) m^4/s^2", c.measured.x, c.measured.y, c.measured.z);
+    ImGui::Text("  expected (%.3g, %.3g, %.3g) %s", c.expected.x, c.expected.y, c.expected.z, unit);
+    ImGui::Text("  measured (%.3g, %.3g, %.3g) %s", c.measured.x, c.measured.y, c.measured.z, unit);
     ImGui::Text("  error %.2f %% (tolerance %.0f %%)  ", 100.0 * c.relativeError, 100.0 * c.tolerance);
     ImGui::SameLine();
     if (c.pass) {
@@ -71,12 +71,39 @@ void ImpulseLawRow(const SimSnapshot& sim) {
     } else {
         ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "FAIL");
     }
-    HelpMarker("tolerance: " + sim.impulseLaw.note);
+    HelpMarker("tolerance: " + tolerance);
     std::vector<float> errors;
-    for (const double e : sim.flow.ImpulseErrorSeries(sim.impulseLaw)) errors.push_back(float(100.0 * e));
+    for (const double e : errorSeries) errors.push_back(float(100.0 * e));
     ImGui::PushItemWidth(-90.0f);
-    Plot("law", "error", "%", errors, "the impulse law's error over the 10-step windows of the log");
+    Plot(id, "error", "%", errors, "the error over the windows of the log");
     ImGui::PopItemWidth();
+}
+
+/// The closed forms that may apply to the scene: the impulse law, a ring's speed, a ball's
+/// terminal velocity. Those that cannot apply to the scene at all take one line each.
+void ClosedFormChecks(const SimSnapshot& sim) {
+    const FlowLog& log = sim.flow;
+    ClosedFormRows("law", "dI/dt = (g/rho0) sum drho_k V_k",
+                   "Buoyancy changes the fluid's linear impulse I = 1/2 sum x_k x alpha_k at the dye's excess weight "
+                   "over rho0 (docs/METHOD.md, checks with known answers). Measured over the last 10 steps; with no "
+                   "bodies, layers or emitters.",
+                   log.ImpulseCheck(sim.impulseLaw), "m^4/s^2", sim.impulseLaw.note,
+                   log.ImpulseErrorSeries(sim.impulseLaw));
+    ImGui::Separator();
+    ClosedFormRows("ring", "ring speed = Gamma/(4 pi R) (ln(8R/a) - 0.558)",
+                   "Saffman's speed of a thin vortex ring with a Gaussian core, for the circulation Gamma, radius R "
+                   "and rms core a measured from the vortons (axis along the impulse). Measured: the rate of the "
+                   "ring's centre over the last 10 steps. Applies to one ring with no buoyancy or bodies, while "
+                   "a/R <= 0.5.",
+                   log.RingCheck(sim.ringLaw), "m/s", sim.ringLaw.note, log.RingErrorSeries(sim.ringLaw));
+    ImGui::Separator();
+    ClosedFormRows("terminal", "terminal velocity (drag curve)",
+                   "The velocity at which the Schiller-Naumann drag curve's drag 1/2 C_d rho U^2 pi R^2 balances the "
+                   "ball's weight less buoyancy, with the scene's viscosity. Measured: the ball's mean velocity "
+                   "over the last second, once its speed varies by less than 15 %. Applies to one free ball with "
+                   "body_sheet on.",
+                   log.TerminalCheck(sim.terminalLaw), "m/s", sim.terminalLaw.note,
+                   log.TerminalErrorSeries(sim.terminalLaw));
 }
 
 }  // namespace
@@ -102,7 +129,7 @@ void DrawDiagnostics(DemoApp& app) {
         HelpMarker("simulated seconds per wall-clock second over the last 10 steps (orange below 0.95)");
     }
     ImGui::Separator();
-    ImpulseLawRow(sim);
+    ClosedFormChecks(sim);
     ImGui::Separator();
     const double seconds = log.Empty() ? 0.0 : log.Latest().time - log.Samples().front().time;
     ImGui::Text("over the last %.1f s (%zu steps)", seconds, log.Samples().size());

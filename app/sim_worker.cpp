@@ -382,6 +382,8 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.bodyHistories = m_bodyHistories;
     s.flow = m_flow;
     s.impulseLaw = ImpulseLawFor(sim.Setup());
+    s.ringLaw = RingLawFor(sim.Setup());
+    s.terminalLaw = TerminalLawFor(sim.Setup());
     s.rewindTimes = m_rewind.Times();
     s.rewindBytes = m_rewind.Bytes();
     s.rewindBudget = m_rewind.Budget();

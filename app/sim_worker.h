@@ -88,6 +88,8 @@ struct SimSnapshot {
     FlowLog flow;
     /// ImpulseLawFor() the simulation's setup: whether and how closely dI/dt = (g/ρ₀)Σδρ_kV_k holds.
     ImpulseLaw impulseLaw;
+    RingLaw ringLaw;          ///< RingLawFor() the setup: a ring's speed against Saffman's
+    TerminalLaw terminalLaw;  ///< TerminalLawFor() the setup: a ball's fall against the drag curve
     /// The rewind ring's states, oldest first (simulated s), its bytes and budget; empty times
     /// with rewindUnavailable saying why when the scene cannot be rewound.
     std::vector<double> rewindTimes;

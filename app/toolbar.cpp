@@ -145,7 +145,7 @@ void DrawHelp(DemoApp& app) {
         {"M", "the full panel (More)"},
         {"H", "hide or show all of the interface"},
         {"T", "the timings window"},
-        {"D", "the diagnostics dock: invariants, counts, the impulse law's check"},
+        {"D", "the diagnostics dock: invariants, counts, closed-form checks"},
         {"I", "paint mode: left drag releases blobs of dye (More > Paint: deviation, colour, radius)"},
         {"P or F12", "screenshot"},
         {"Ctrl+Z / Ctrl+Y", "undo / redo a panel edit"},

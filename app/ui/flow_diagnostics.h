@@ -17,6 +17,31 @@
 
 namespace vorton {
 
+/// A vortex ring measured from its vortons (Saffman, *Vortex Dynamics* §10.2; "The velocity
+/// of viscous vortex rings", Stud. Appl. Math. 49, 1970). The axis is the direction of the
+/// linear impulse I; about the vortons' strength-weighted centre, α_φ is each vorton's
+/// strength along the azimuth and ρ its distance from the axis.
+struct RingMeasure {
+    bool valid = false;        ///< I, Γ and the core's spread came out positive
+    glm::dvec3 axis{0.0};      ///< unit vector along I: the way the ring travels
+    /// The centre Σ α_φρ·x / Σ α_φρ, m (weights ω_φρ²dA, the impulse's): its rate along the
+    /// axis is the ring's speed.
+    glm::dvec3 centre{0.0};
+    double circulation = 0.0;  ///< Γ = Σ (α_φ/ρ) / 2π, m²/s (the cross-section's Σ ω_φ dA)
+    double radius = 0.0;       ///< R = √(|I|/(πΓ)), m (Saffman's ring radius)
+    /// a, m: the rms distance of the cross-section's vorticity (weights α_φ/ρ) from its
+    /// centroid; a Gaussian core ω ∝ exp(−s²/a²) has exactly this a.
+    double core = 0.0;
+};
+
+/// Measures a ring from `vortons` (any vortons: a flow that is not a ring gives a ring that
+/// the check's tolerance rejects, or valid = false).
+RingMeasure MeasureRing(const Vortons& vortons);
+
+/// Saffman's speed of a thin ring with a Gaussian core ω ∝ exp(−s²/a²), m/s:
+/// Γ/(4πR)·(ln(8R/a) − 0.558) (docs/METHOD.md, checks with known answers).
+double SaffmanRingSpeed(double circulation, double radius, double core);
+
 /// The flow after one step (Cottet & Koumoutsakos §1.4; Saffman, *Vortex Dynamics* §3.2).
 struct FlowSample {
     std::int64_t step = 0;       ///< Simulation::StepCount()
@@ -35,6 +60,9 @@ struct FlowSample {
     glm::dvec3 buoyancyImpulseRate{0.0};
     std::size_t vortons = 0;
     std::size_t tracers = 0;
+    RingMeasure ring;             ///< the vortons read as a ring (RingCheck)
+    glm::dvec3 bodyVelocity{0.0}; ///< the first body's velocity, m/s (TerminalCheck); 0 without bodies
+    bool bodyHeld = false;        ///< the first body was held by the mouse
 };
 
 /// Measures `sim` now; `wallSeconds` is stored as given.
@@ -55,6 +83,39 @@ struct ImpulseLaw {
 inline constexpr double kImpulseTolerance = 0.03;
 inline constexpr double kImpulseToleranceSubgrid = 0.10;
 ImpulseLaw ImpulseLawFor(const SceneSetup& setup);
+
+/// Whether and how closely a ring moves at Saffman's speed for the Γ, R and a measured of it.
+struct RingLaw {
+    /// Empty when it applies: one group carrying circulation (a torus), no bodies, emitters or
+    /// layers, and no buoyant dye under gravity (buoyancy would push the ring). Else why not.
+    std::string inapplicable;
+    double tolerance = 0.0;
+    std::string note;
+};
+/// See RingLawFor in flow_diagnostics.cpp for what the tolerance allows for.
+inline constexpr double kRingSpeedTolerance = 0.20;
+/// Thin-ring limit of the check: beyond, the O((a/R)²) corrections exceed 6 %.
+inline constexpr double kRingThinLimit = 0.5;
+RingLaw RingLawFor(const SceneSetup& setup);
+
+/// Whether and how closely a falling (or rising) ball reaches the drag curve's terminal
+/// velocity (sim/bodies/drag_curve.h).
+struct TerminalLaw {
+    /// Empty when it applies: exactly one free body, body_sheet on (the ball makes its own
+    /// wake), gravity, a density other than the ambient's, no stratified layers. Else why not.
+    std::string inapplicable;
+    glm::dvec3 expected{0.0};  ///< the drag curve's terminal velocity, m/s, along ±g
+    double reynolds = 0.0;     ///< U_t·2R/ν at it
+    double tolerance = 0.0;
+    std::string note;
+};
+/// The terminal-velocity tolerance and the settling criterion: issue 12's "within 30 % of the
+/// drag curve, reached without wandering by more than ±15 % once settled".
+inline constexpr double kTerminalTolerance = 0.30;
+inline constexpr double kTerminalWander = 0.15;
+/// Simulated seconds the terminal check averages over.
+inline constexpr double kTerminalWindowSeconds = 1.0;
+TerminalLaw TerminalLawFor(const SceneSetup& setup);
 
 /// A closed form measured against what the steps did.
 struct ClosedFormCheck {
@@ -89,10 +150,25 @@ public:
     /// The relative error of ImpulseCheck(law) at each sample from the kWindow-th on (the
     /// windows ending there), oldest first; empty when the law does not apply.
     std::vector<double> ImpulseErrorSeries(const ImpulseLaw& law) const;
+    /// The ring's centre's rate over the last kWindow steps against the mean of
+    /// SaffmanRingSpeed·axis over them, within law.tolerance; not applied when the law says
+    /// why not, the ring is not measurable, or a/R > kRingThinLimit.
+    ClosedFormCheck RingCheck(const RingLaw& law) const;
+    std::vector<double> RingErrorSeries(const RingLaw& law) const;
+    /// The first body's mean velocity over the last kTerminalWindowSeconds against
+    /// law.expected, within law.tolerance, once settled (every sample's speed along the
+    /// expected direction within kTerminalWander of the mean); not while held.
+    ClosedFormCheck TerminalCheck(const TerminalLaw& law) const;
+    std::vector<double> TerminalErrorSeries(const TerminalLaw& law) const;
     /// Simulated seconds per wall-clock second over the last kWindow steps, if known.
     std::optional<double> RealTimeFactor() const;
 
 private:
+    /// The checks over the window ending at sample `last` (an index into m_samples).
+    ClosedFormCheck ImpulseCheckAt(const ImpulseLaw& law, std::size_t last) const;
+    ClosedFormCheck RingCheckAt(const RingLaw& law, std::size_t last) const;
+    ClosedFormCheck TerminalCheckAt(const TerminalLaw& law, std::size_t last) const;
+
     std::deque<FlowSample> m_samples;
 };
 

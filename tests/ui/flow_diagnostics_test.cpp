@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 #include "app/ui/flow_diagnostics.h"
 #include "test_util.h"
@@ -174,6 +175,151 @@ TEST(FlowDiagnostics, InviscidRingKeepsItsEnergy) {
     test::Measured("ring_energy_drift_inviscid", e1 / e0 - 1.0);
     ASSERT_GT(e0, 0.0);
     EXPECT_NEAR(e1 / e0, 1.0, 0.01);
+}
+
+TEST(FlowDiagnostics, MeasureRingReadsTheSeededRing) {
+    // vortex_ring's torus before a step: Γ = 0.5 m²/s, R = 0.3 m, a uniform core of radius
+    // 0.08 m, whose rms distance from the core's centre is 0.08/√2 = 0.0566 m, centred at
+    // z = −0.4 m and travelling up. The seeding lattice (h/a ≈ 0.2) gives a staircase
+    // cross-section: Γ (normalised over the cells inside) within 3 %, R and a within 2 %.
+    SceneSetup setup = test::LoadSetup("vortex_ring");
+    setup.params.tracerCount = 0;
+    Simulation sim(setup);
+    const RingMeasure ring = MeasureRing(sim.GetVortons());
+    test::Measured("seeded_ring_circulation", ring.circulation);
+    test::Measured("seeded_ring_radius", ring.radius);
+    test::Measured("seeded_ring_core", ring.core);
+    ASSERT_TRUE(ring.valid);
+    EXPECT_NEAR(ring.circulation, 0.5, 0.03 * 0.5);
+    EXPECT_NEAR(ring.radius, 0.3, 0.02 * 0.3);
+    EXPECT_NEAR(ring.core, 0.08 / std::sqrt(2.0), 0.02 * 0.08 / std::sqrt(2.0));
+    EXPECT_NEAR(ring.axis.z, 1.0, 1e-6);
+    EXPECT_NEAR(glm::length(ring.centre - glm::dvec3(0.0, 0.0, -0.4)), 0.0, 1e-3);
+    // A flow with no vorticity (dye_drop before buoyancy acts) is no ring.
+    SceneSetup drop = test::LoadSetup("dye_drop");
+    drop.params.tracerCount = 0;
+    EXPECT_FALSE(MeasureRing(Simulation(drop).GetVortons()).valid);
+}
+
+TEST(FlowDiagnostics, RingSpeedCheckPassesOnVortexRing) {
+    // The dock's ring check on vortex_ring at its own settings (fewer tracers), 2 s: it applies
+    // from the 11th step and passes every window. The vortons' cores make the ring slower than
+    // Saffman's thin ring, never faster (vortex_ring_test: C_eff > 0.558 for every σ/a > 0), so
+    // measured/expected is in (1 − tolerance, 1].
+    SceneSetup setup = test::LoadSetup("vortex_ring");
+    setup.params.tracerCount = 2000;
+    const RingLaw law = RingLawFor(setup);
+    ASSERT_EQ(law.inapplicable, "");
+    Simulation sim(setup);
+    FlowLog log;
+    tbb::task_arena arena(2);
+    double worst = 0.0, lowest = 2.0, highest = 0.0;
+    int checked = 0;
+    for (int s = 0; s < 100; ++s) {
+        StepReport r;
+        arena.execute([&] { r = sim.Step(); });
+        ASSERT_TRUE(r.ok) << r.message;
+        log.Push(MeasureFlow(sim, 0.0));
+        const ClosedFormCheck c = log.RingCheck(law);
+        if (!c.applies) continue;
+        ++checked;
+        worst = std::max(worst, c.relativeError);
+        const double ratio = glm::dot(c.measured, c.expected) / glm::dot(c.expected, c.expected);
+        lowest = std::min(lowest, ratio);
+        highest = std::max(highest, ratio);
+    }
+    test::Measured("ring_speed_worst_error", worst);
+    test::Measured("ring_speed_lowest_ratio", lowest);
+    test::Measured("ring_speed_highest_ratio", highest);
+    test::Measured("ring_core_over_radius_at_2s", log.Latest().ring.core / log.Latest().ring.radius);
+    EXPECT_EQ(checked, 100 - int(FlowLog::kWindow));
+    EXPECT_LT(worst, law.tolerance);
+    EXPECT_LE(highest, 1.0);
+    EXPECT_EQ(log.RingErrorSeries(law).size(), std::size_t(checked));
+}
+
+/// Samples of a ring of Γ = 0.5, R = 0.3, a = `core` travelling at `factor` × Saffman's speed.
+FlowLog RingSamples(double factor, double core) {
+    FlowLog log;
+    const double speed = SaffmanRingSpeed(0.5, 0.3, core);
+    for (int s = 1; s <= 12; ++s) {
+        FlowSample sample;
+        sample.step = s;
+        sample.time = 0.02 * s;
+        sample.ring = RingMeasure{true, {0.0, 0.0, 1.0}, {0.0, 0.0, factor * speed * sample.time}, 0.5, 0.3, core};
+        log.Push(sample);
+    }
+    return log;
+}
+
+TEST(FlowDiagnostics, RingCheckFailsAWrongSpeedAndAThickCore) {
+    const RingLaw law{{}, kRingSpeedTolerance, {}};
+    // Saffman's speed for Γ = 0.5, R = 0.3, a = 0.06: 0.5/(4π·0.3)·(ln 40 − 0.558) = 0.4152 m/s.
+    EXPECT_NEAR(SaffmanRingSpeed(0.5, 0.3, 0.06), 0.4152, 1e-4);
+    for (const double factor : {1.0, 0.85, 0.7, 0.5}) {
+        const ClosedFormCheck c = RingSamples(factor, 0.06).RingCheck(law);
+        ASSERT_TRUE(c.applies);
+        EXPECT_NEAR(c.relativeError, 1.0 - factor, 1e-9);
+        EXPECT_EQ(c.pass, 1.0 - factor <= kRingSpeedTolerance) << factor;
+    }
+    // Beyond a/R = 0.5 the thin-ring formula does not hold: the check says so.
+    const ClosedFormCheck thick = RingSamples(1.0, 0.16).RingCheck(law);
+    EXPECT_FALSE(thick.applies);
+    EXPECT_NE(thick.reason.find("a/R = 0.53"), std::string::npos) << thick.reason;
+    // Not a ring's scene: says why.
+    EXPECT_NE(RingLawFor(test::LoadSetup("dye_drop")).inapplicable.find("buoyant"), std::string::npos);
+    EXPECT_NE(RingLawFor(test::LoadSetup("spinning_ball")).inapplicable.find("bodies"), std::string::npos);
+    SceneSetup weightless = test::LoadSetup("dye_drop");
+    weightless.params.gravity = glm::vec3(0.0f);
+    EXPECT_NE(RingLawFor(weightless).inapplicable.find("no vortex ring"), std::string::npos);
+    EXPECT_FALSE(RingSamples(1.0, 0.06).RingCheck(RingLawFor(weightless)).pass);
+}
+
+/// Samples of the falling_ball's ball: its velocity approaching `factor` × the expected
+/// terminal velocity as 1 − exp(−t/0.5 s), `seconds` long at dt = 0.02f s (summed as the
+/// simulation sums it: 50 steps make 0.99999998 s, not 1).
+FlowLog FallSamples(const TerminalLaw& law, double factor, double seconds, bool held = false) {
+    FlowLog log;
+    double time = 0.0;
+    for (int s = 1; time + 0.02 <= seconds + 1e-6; ++s) {
+        FlowSample sample;
+        time += double(0.02f);
+        sample.step = s;
+        sample.time = time;
+        sample.bodyVelocity = factor * law.expected * (1.0 - std::exp(-sample.time / 0.5));
+        sample.bodyHeld = held && s > 150;
+        log.Push(sample);
+    }
+    return log;
+}
+
+TEST(FlowDiagnostics, TerminalCheckWaitsForTheBallToSettle) {
+    // falling_ball: 1,200 kg/m³, R = 0.1 m, ν = 3e-4 m²/s: the drag curve's 1.02 m/s down.
+    const TerminalLaw law = TerminalLawFor(test::LoadSetup("falling_ball"));
+    ASSERT_EQ(law.inapplicable, "");
+    EXPECT_NEAR(law.expected.z, -1.02, 0.01);
+    EXPECT_NEAR(glm::length(glm::dvec2(law.expected)), 0.0, 1e-12);
+    EXPECT_NEAR(law.reynolds, 680.0, 10.0);
+    // Over 0.5–1.5 s the speed still varies by e^−1 − e^−3 ≈ 32 % of it, more than 15 %: settling.
+    const ClosedFormCheck early = FallSamples(law, 1.0, 1.5).TerminalCheck(law);
+    EXPECT_FALSE(early.applies);
+    EXPECT_NE(early.reason.find("settling"), std::string::npos) << early.reason;
+    // After 4 s (e^−6 of the speed still to go): settled, 0.25 % below → pass; at 0.6 of it → fail.
+    for (const double factor : {1.0, 0.75, 0.6}) {
+        const ClosedFormCheck c = FallSamples(law, factor, 4.0).TerminalCheck(law);
+        ASSERT_TRUE(c.applies) << c.reason;
+        EXPECT_NEAR(c.relativeError, 1.0 - factor, 0.01);
+        EXPECT_EQ(c.pass, 1.0 - factor <= kTerminalTolerance) << factor;
+    }
+    // Held by the mouse within the last second: not judged.
+    EXPECT_NE(FallSamples(law, 1.0, 4.0, true).TerminalCheck(law).reason.find("held"), std::string::npos);
+    // Scenes it does not apply to say why.
+    EXPECT_EQ(TerminalLawFor(test::LoadSetup("dye_drop")).inapplicable, "no body");
+    EXPECT_EQ(TerminalLawFor(test::LoadSetup("flow_past_ball")).inapplicable, "the body is fixed");
+    EXPECT_NE(TerminalLawFor(test::LoadSetup("stratified_ball")).inapplicable.find("stratified"), std::string::npos);
+    SceneSetup skin = test::LoadSetup("falling_ball");
+    skin.params.bodySheet = false;
+    EXPECT_NE(TerminalLawFor(skin).inapplicable.find("body_sheet"), std::string::npos);
 }
 
 }  // namespace
