@@ -286,6 +286,23 @@ double DemoApp::CaptureFrame(bool recordNow) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+void DemoApp::DrawInterface() {
+    const bool ui = m_view.showUi || m_recordPanel;
+    if (ui) DrawToolbar(*this);
+    if (ui && m_view.showPanel) {
+        DrawPanel(*this);
+    } else {
+        SetPanelShare(0.0f);
+    }
+    if (ui && !m_view.showPanel) DrawMouseHint(*this);
+    if (m_view.showTimings) DrawTimings(*this);
+    if (m_view.showDiagnostics) DrawDiagnostics(*this);
+    if (m_view.showHelp) DrawHelp(*this);
+    if (ColourField(m_view.display.colour) != ColourField::Dye) DrawLegend(*this);
+    if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording
+    DrawGrabFeedback(*this);
+}
+
 bool DemoApp::TakeShot() {
     const auto& shots = m_options.shots;
     const std::int64_t step = m_front.stepCount;
@@ -340,22 +357,17 @@ int DemoApp::Run() {
         DrawScene();
         double captureMs = m_recordPanel ? 0.0 : CaptureFrame(recordThisFrame);
         if (m_imgui) {
+            // ImGui sizes an auto-sized window (the toolbar) to the previous frame's contents
+            // and hides it the first frame it appears; a headless --shots run draws no frame
+            // between its shots, so an undrawn frame first lets the windows fit this one.
+            if (headless) {
+                m_imgui->NewFrame();
+                DrawInterface();
+                m_imgui->EndFrameUndrawn();
+            }
             m_imgui->NewFrame();
             HandleInput();
-            const bool ui = m_view.showUi || m_recordPanel;
-            if (ui) DrawToolbar(*this);
-            if (ui && m_view.showPanel) {
-                DrawPanel(*this);
-            } else {
-                SetPanelShare(0.0f);
-            }
-            if (ui && !m_view.showPanel) DrawMouseHint(*this);
-            if (m_view.showTimings) DrawTimings(*this);
-            if (m_view.showDiagnostics) DrawDiagnostics(*this);
-            if (m_view.showHelp) DrawHelp(*this);
-            if (ColourField(m_view.display.colour) != ColourField::Dye) DrawLegend(*this);
-            if (!m_recordPanel) DrawRecordingIndicator(*this);  // no REC mark in the recording
-            DrawGrabFeedback(*this);
+            DrawInterface();
             TrackEdits();
             m_imgui->Render();
         }

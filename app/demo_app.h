@@ -220,6 +220,8 @@ private:
     void SetStatus(std::string message, bool error);
     /// After the UI is drawn: records a settled panel edit as an undo step.
     void TrackEdits();
+    /// The toolbar, panel, hint, docks and overlays of a UI frame, as the view asks.
+    void DrawInterface();
     /// Ctrl+Z, Ctrl+Y (and Ctrl+Shift+Z) from the keyboard.
     void HandleUndoKeys(GLFWwindow* window);
     /// Puts back the panel's state an undo or redo returned (nothing when none).

@@ -103,6 +103,11 @@ void ImGuiLayer::Render() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+void ImGuiLayer::EndFrameUndrawn() {
+    ImGui::SetCurrentContext(m_imgui);
+    ImGui::EndFrame();
+}
+
 bool ImGuiLayer::WantsMouse() const {
     ImGui::SetCurrentContext(m_imgui);
     return ImGui::GetIO().WantCaptureMouse;

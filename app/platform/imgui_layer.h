@@ -32,6 +32,9 @@ public:
     void NewFrame();
     /// ImGui::Render() and draws the result into the currently bound framebuffer.
     void Render();
+    /// Ends the frame without drawing it (ImGui::EndFrame): a frame that only lets windows
+    /// size themselves.
+    void EndFrameUndrawn();
     /// True when ImGui uses the mouse / keyboard this frame (don't move the camera then).
     bool WantsMouse() const;
     bool WantsKeyboard() const;
