@@ -20,6 +20,24 @@ double SeededTracerDensity(const SceneSetup& setup) {
 
 namespace {
 
+/// Adds value·w to the 8 voxels (of edge `voxel`, centres at i·voxel) around
+/// x, with the trilinear (cloud-in-cell) weights w; non-finite x is skipped.
+template <typename Accessor, typename Value>
+void SpreadCloudInCell(Accessor& access, glm::vec3 x, double voxel, const Value& value) {
+    if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z)) return;
+    const double gx = double(x.x) / voxel, gy = double(x.y) / voxel, gz = double(x.z) / voxel;
+    const double fx = std::floor(gx), fy = std::floor(gy), fz = std::floor(gz);
+    const double wx = gx - fx, wy = gy - fy, wz = gz - fz;
+    const openvdb::Coord base{static_cast<int>(fx), static_cast<int>(fy), static_cast<int>(fz)};
+    for (int c = 0; c < 8; ++c) {
+        const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
+        const double w = (dx ? wx : 1.0 - wx) * (dy ? wy : 1.0 - wy) * (dz ? wz : 1.0 - wz);
+        if (w <= 0.0) continue;
+        const openvdb::Coord at = base.offsetBy(dx, dy, dz);
+        access.setValue(at, access.getValue(at) + value * static_cast<typename Accessor::ValueType>(w));
+    }
+}
+
 /// |ω| of the vortons on voxels of edge h (see VdbContents::vorticity).
 openvdb::FloatGrid::Ptr VorticityGrid(const Simulation& sim) {
     const Vortons& v = sim.GetVortons();
@@ -28,21 +46,9 @@ openvdb::FloatGrid::Ptr VorticityGrid(const Simulation& sim) {
     openvdb::Vec3DGrid::Accessor access = omega->getAccessor();
     const double perVolume = 1.0 / (h * h * h);
     for (std::size_t k = 0; k < v.Size(); ++k) {
-        const glm::vec3 x = v.position[k];
-        if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z)) continue;
         const openvdb::Vec3d alpha(double(v.vorticity[k].x) * v.volume[k], double(v.vorticity[k].y) * v.volume[k],
                                    double(v.vorticity[k].z) * v.volume[k]);
-        const double gx = double(x.x) / h, gy = double(x.y) / h, gz = double(x.z) / h;
-        const double fx = std::floor(gx), fy = std::floor(gy), fz = std::floor(gz);
-        const double wx = gx - fx, wy = gy - fy, wz = gz - fz;
-        const openvdb::Coord base{static_cast<int>(fx), static_cast<int>(fy), static_cast<int>(fz)};
-        for (int c = 0; c < 8; ++c) {
-            const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
-            const double w = (dx ? wx : 1.0 - wx) * (dy ? wy : 1.0 - wy) * (dz ? wz : 1.0 - wz);
-            if (w <= 0.0) continue;
-            const openvdb::Coord at = base.offsetBy(dx, dy, dz);
-            access.setValue(at, access.getValue(at) + alpha * (w * perVolume));
-        }
+        SpreadCloudInCell(access, v.position[k], h, alpha * perVolume);
     }
     double largest = 0.0;
     for (auto it = omega->cbeginValueOn(); it; ++it) largest = std::max(largest, (*it).length());
@@ -74,20 +80,7 @@ Status WriteDyeVdb(const std::filesystem::path& file, const Simulation& sim, Vdb
     // Voxel centres at i·voxel: index space is world space scaled.
     grid->setTransform(openvdb::math::Transform::createLinearTransform(voxel));
     openvdb::FloatGrid::Accessor access = grid->getAccessor();
-    for (const glm::vec3& x : sim.GetTracers().position) {
-        if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z)) continue;
-        const double gx = double(x.x) / voxel, gy = double(x.y) / voxel, gz = double(x.z) / voxel;
-        const double fx = std::floor(gx), fy = std::floor(gy), fz = std::floor(gz);
-        const double wx = gx - fx, wy = gy - fy, wz = gz - fz;
-        const openvdb::Coord base{static_cast<int>(fx), static_cast<int>(fy), static_cast<int>(fz)};
-        for (int c = 0; c < 8; ++c) {
-            const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
-            const double w = (dx ? wx : 1.0 - wx) * (dy ? wy : 1.0 - wy) * (dz ? wz : 1.0 - wz);
-            if (w <= 0.0) continue;
-            const openvdb::Coord at = base.offsetBy(dx, dy, dz);
-            access.setValue(at, access.getValue(at) + float(w) * unit);
-        }
-    }
+    for (const glm::vec3& x : sim.GetTracers().position) SpreadCloudInCell(access, x, voxel, unit);
     openvdb::GridPtrVec grids{grid};
     if (contents.vorticity) grids.push_back(VorticityGrid(sim));
     for (const openvdb::GridBase::Ptr& g : grids) {
