@@ -94,7 +94,8 @@ FlowSample MeasureFlow(const Simulation& sim, double wallSeconds) {
     s.buoyancyImpulseRate = glm::dvec3(p.gravity) * s.excessMass / double(p.ambientDensity);
     s.vortons = v.Size();
     s.tracers = sim.GetTracers().Size();
-    s.ring = MeasureRing(v);
+    // Two more passes over the vortons: only where the ring law can apply.
+    if (RingLawFor(sim.Setup()).inapplicable.empty()) s.ring = MeasureRing(v);
     if (!sim.Bodies().empty()) {
         s.bodyVelocity = glm::dvec3(sim.Bodies()[0].velocity);
         s.bodyHeld = sim.Bodies()[0].grabbed;
@@ -236,6 +237,27 @@ std::vector<double> ErrorSeries(std::size_t samples, const Check& check) {
     return errors;
 }
 
+/// The window of kWindow steps ending at sample `last`: true with its
+/// simulated duration in *span, or false with the reason in c.reason (the law
+/// does not apply, too few samples, no time passed).
+bool OpenStepWindow(const std::deque<FlowSample>& samples, std::size_t last, const std::string& inapplicable,
+                    ClosedFormCheck& c, double* span) {
+    if (!inapplicable.empty()) {
+        c.reason = inapplicable;
+        return false;
+    }
+    if (samples.empty() || last < FlowLog::kWindow) {
+        c.reason = "measuring (needs " + std::to_string(FlowLog::kWindow) + " steps)";
+        return false;
+    }
+    *span = samples[last].time - samples[last - FlowLog::kWindow].time;
+    if (!(*span > 0.0)) {
+        c.reason = "no simulated time passed";
+        return false;
+    }
+    return true;
+}
+
 /// Fills in the error and mark of a check whose expected and measured values are set.
 ClosedFormCheck Judged(ClosedFormCheck c) {
     const double scale = glm::length(c.expected);
@@ -254,21 +276,10 @@ ClosedFormCheck FlowLog::ImpulseCheck(const ImpulseLaw& law) const {
 ClosedFormCheck FlowLog::ImpulseCheckAt(const ImpulseLaw& law, std::size_t last) const {
     ClosedFormCheck c;
     c.tolerance = law.tolerance;
-    if (!law.inapplicable.empty()) {
-        c.reason = law.inapplicable;
-        return c;
-    }
-    if (m_samples.empty() || last < kWindow) {
-        c.reason = "measuring (needs " + std::to_string(kWindow) + " steps)";
-        return c;
-    }
+    double span = 0.0;
+    if (!OpenStepWindow(m_samples, last, law.inapplicable, c, &span)) return c;
     const FlowSample& end = m_samples[last];
     const FlowSample& first = m_samples[last - kWindow];
-    const double span = end.time - first.time;
-    if (!(span > 0.0)) {
-        c.reason = "no simulated time passed";
-        return c;
-    }
     glm::dvec3 expected(0.0);
     for (std::size_t i = last + 1 - kWindow; i <= last; ++i) expected += m_samples[i].buoyancyImpulseRate;
     c.expected = expected / double(kWindow);
@@ -292,21 +303,10 @@ ClosedFormCheck FlowLog::RingCheck(const RingLaw& law) const {
 ClosedFormCheck FlowLog::RingCheckAt(const RingLaw& law, std::size_t last) const {
     ClosedFormCheck c;
     c.tolerance = law.tolerance;
-    if (!law.inapplicable.empty()) {
-        c.reason = law.inapplicable;
-        return c;
-    }
-    if (m_samples.empty() || last < kWindow) {
-        c.reason = "measuring (needs " + std::to_string(kWindow) + " steps)";
-        return c;
-    }
+    double span = 0.0;
+    if (!OpenStepWindow(m_samples, last, law.inapplicable, c, &span)) return c;
     const FlowSample& end = m_samples[last];
     const FlowSample& first = m_samples[last - kWindow];
-    const double span = end.time - first.time;
-    if (!(span > 0.0)) {
-        c.reason = "no simulated time passed";
-        return c;
-    }
     glm::dvec3 expected(0.0);
     for (std::size_t i = last - kWindow; i <= last; ++i) {
         const RingMeasure& r = m_samples[i].ring;
