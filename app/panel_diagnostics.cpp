@@ -87,23 +87,23 @@ void ClosedFormChecks(const SimSnapshot& sim) {
                    "Buoyancy changes the fluid's linear impulse I = 1/2 sum x_k x alpha_k at the dye's excess weight "
                    "over rho0 (docs/METHOD.md, checks with known answers). Measured over the last 10 steps; with no "
                    "bodies, layers or emitters.",
-                   log.ImpulseCheck(sim.impulseLaw), "m^4/s^2", sim.impulseLaw.note,
-                   log.ImpulseErrorSeries(sim.impulseLaw));
+                   log.Check(sim.impulseLaw), "m^4/s^2", sim.impulseLaw.note,
+                   log.ErrorSeries(sim.impulseLaw));
     ImGui::Separator();
     ClosedFormRows("ring", "ring speed = Gamma/(4 pi R) (ln(8R/a) - 0.558)",
                    "Saffman's speed of a thin vortex ring with a Gaussian core, for the circulation Gamma, radius R "
                    "and rms core a measured from the vortons (axis along the impulse). Measured: the rate of the "
                    "ring's centre over the last 10 steps. Applies to one ring with no buoyancy or bodies, while "
                    "a/R <= 0.5.",
-                   log.RingCheck(sim.ringLaw), "m/s", sim.ringLaw.note, log.RingErrorSeries(sim.ringLaw));
+                   log.Check(sim.ringLaw), "m/s", sim.ringLaw.note, log.ErrorSeries(sim.ringLaw));
     ImGui::Separator();
     ClosedFormRows("terminal", "terminal velocity (drag curve)",
                    "The velocity at which the Schiller-Naumann drag curve's drag 1/2 C_d rho U^2 pi R^2 balances the "
                    "ball's weight less buoyancy, with the scene's viscosity. Measured: the ball's mean velocity "
                    "over the last second, once its speed varies by less than 15 %. Applies to one free ball with "
                    "body_sheet on.",
-                   log.TerminalCheck(sim.terminalLaw), "m/s", sim.terminalLaw.note,
-                   log.TerminalErrorSeries(sim.terminalLaw));
+                   log.Check(sim.terminalLaw), "m/s", sim.terminalLaw.note,
+                   log.ErrorSeries(sim.terminalLaw));
 }
 
 }  // namespace

@@ -95,7 +95,7 @@ FlowSample MeasureFlow(const Simulation& sim, double wallSeconds) {
     s.vortons = v.Size();
     s.tracers = sim.GetTracers().Size();
     // Two more passes over the vortons: only where the ring law can apply.
-    if (RingLawFor(sim.Setup()).inapplicable.empty()) s.ring = MeasureRing(v);
+    if (!RingLawObstacle(sim.Setup())) s.ring = MeasureRing(v);
     if (!sim.Bodies().empty()) {
         s.bodyVelocity = glm::dvec3(sim.Bodies()[0].velocity);
         s.bodyHeld = sim.Bodies()[0].grabbed;
@@ -158,24 +158,28 @@ ImpulseLaw ImpulseLawFor(const SceneSetup& setup) {
 // moves at 0.78, 0.83, 0.87 and 0.91 of Saffman's speed at 3k, 6k, 10k and 20k vortons,
 // converging with h as the first item says. 20 % fails a lost factor of 2 (Γ, 4π) and passes
 // the scene's resolution.
+const char* RingLawObstacle(const SceneSetup& setup) {
+    int rings = 0;
+    const char* obstacle = nullptr;
+    for (const DensityGroup& g : setup.groups) {
+        if (g.circulation != 0.0f && g.shape == DensityGroup::Shape::Torus) ++rings;
+        if (g.layer) obstacle = "a stratified ambient";
+        if (g.emit) obstacle = "an emitter lets fluid go";
+        if (g.densityDeviation != 0.0f && setup.params.gravity != glm::vec3(0.0f)) {
+            obstacle = "buoyant dye pushes the flow";
+        }
+    }
+    if (!setup.bodies.empty()) obstacle = "bodies push the flow";
+    if (rings != 1 && !obstacle) obstacle = rings == 0 ? "no vortex ring (a torus group with circulation)" : "more than one ring";
+    return obstacle;
+}
+
 RingLaw RingLawFor(const SceneSetup& setup) {
     RingLaw law;
     law.tolerance = kRingSpeedTolerance;
     law.note = "the vortons' own cores widen the ring's core (9 % slow at sigma/a = 1/2); thin-ring corrections "
                "up to a/R = 0.5 (6 %)";
-    int rings = 0;
-    for (const DensityGroup& g : setup.groups) {
-        if (g.circulation != 0.0f && g.shape == DensityGroup::Shape::Torus) ++rings;
-        if (g.layer) law.inapplicable = "a stratified ambient";
-        if (g.emit) law.inapplicable = "an emitter lets fluid go";
-        if (g.densityDeviation != 0.0f && setup.params.gravity != glm::vec3(0.0f)) {
-            law.inapplicable = "buoyant dye pushes the flow";
-        }
-    }
-    if (!setup.bodies.empty()) law.inapplicable = "bodies push the flow";
-    if (rings != 1 && law.inapplicable.empty()) {
-        law.inapplicable = rings == 0 ? "no vortex ring (a torus group with circulation)" : "more than one ring";
-    }
+    if (const char* obstacle = RingLawObstacle(setup)) law.inapplicable = obstacle;
     return law;
 }
 
@@ -226,17 +230,6 @@ void FlowLog::Push(const FlowSample& sample) {
 
 namespace {
 
-/// The relative error of `check` at each sample (the window ending there) where it applies.
-template <typename Check>
-std::vector<double> ErrorSeries(std::size_t samples, const Check& check) {
-    std::vector<double> errors;
-    for (std::size_t i = 0; i < samples; ++i) {
-        const ClosedFormCheck c = check(i);
-        if (c.applies) errors.push_back(c.relativeError);
-    }
-    return errors;
-}
-
 /// The window of kWindow steps ending at sample `last`: true with its
 /// simulated duration in *span, or false with the reason in c.reason (the law
 /// does not apply, too few samples, no time passed).
@@ -269,11 +262,7 @@ ClosedFormCheck Judged(ClosedFormCheck c) {
 
 }  // namespace
 
-ClosedFormCheck FlowLog::ImpulseCheck(const ImpulseLaw& law) const {
-    return ImpulseCheckAt(law, m_samples.empty() ? 0 : m_samples.size() - 1);
-}
-
-ClosedFormCheck FlowLog::ImpulseCheckAt(const ImpulseLaw& law, std::size_t last) const {
+ClosedFormCheck FlowLog::CheckAt(const ImpulseLaw& law, std::size_t last) const {
     ClosedFormCheck c;
     c.tolerance = law.tolerance;
     double span = 0.0;
@@ -291,16 +280,7 @@ ClosedFormCheck FlowLog::ImpulseCheckAt(const ImpulseLaw& law, std::size_t last)
     return Judged(c);
 }
 
-std::vector<double> FlowLog::ImpulseErrorSeries(const ImpulseLaw& law) const {
-    if (!law.inapplicable.empty()) return {};
-    return ErrorSeries(m_samples.size(), [&](std::size_t i) { return ImpulseCheckAt(law, i); });
-}
-
-ClosedFormCheck FlowLog::RingCheck(const RingLaw& law) const {
-    return RingCheckAt(law, m_samples.empty() ? 0 : m_samples.size() - 1);
-}
-
-ClosedFormCheck FlowLog::RingCheckAt(const RingLaw& law, std::size_t last) const {
+ClosedFormCheck FlowLog::CheckAt(const RingLaw& law, std::size_t last) const {
     ClosedFormCheck c;
     c.tolerance = law.tolerance;
     double span = 0.0;
@@ -332,16 +312,7 @@ ClosedFormCheck FlowLog::RingCheckAt(const RingLaw& law, std::size_t last) const
     return Judged(c);
 }
 
-std::vector<double> FlowLog::RingErrorSeries(const RingLaw& law) const {
-    if (!law.inapplicable.empty()) return {};
-    return ErrorSeries(m_samples.size(), [&](std::size_t i) { return RingCheckAt(law, i); });
-}
-
-ClosedFormCheck FlowLog::TerminalCheck(const TerminalLaw& law) const {
-    return TerminalCheckAt(law, m_samples.empty() ? 0 : m_samples.size() - 1);
-}
-
-ClosedFormCheck FlowLog::TerminalCheckAt(const TerminalLaw& law, std::size_t last) const {
+ClosedFormCheck FlowLog::CheckAt(const TerminalLaw& law, std::size_t last) const {
     ClosedFormCheck c;
     c.tolerance = law.tolerance;
     c.expected = law.expected;
@@ -390,11 +361,6 @@ ClosedFormCheck FlowLog::TerminalCheckAt(const TerminalLaw& law, std::size_t las
         return c;
     }
     return Judged(c);
-}
-
-std::vector<double> FlowLog::TerminalErrorSeries(const TerminalLaw& law) const {
-    if (!law.inapplicable.empty()) return {};
-    return ErrorSeries(m_samples.size(), [&](std::size_t i) { return TerminalCheckAt(law, i); });
 }
 
 std::optional<double> FlowLog::RealTimeFactor() const {

@@ -97,6 +97,9 @@ inline constexpr double kRingSpeedTolerance = 0.20;
 /// Thin-ring limit of the check: beyond, the O((a/R)²) corrections exceed 6 %.
 inline constexpr double kRingThinLimit = 0.5;
 RingLaw RingLawFor(const SceneSetup& setup);
+/// Why the ring law cannot apply to `setup` (RingLawFor's `inapplicable`), or null when it
+/// can; allocates nothing, for MeasureFlow's per-step test.
+const char* RingLawObstacle(const SceneSetup& setup);
 
 /// Whether and how closely a falling (or rising) ball reaches the drag curve's terminal
 /// velocity (sim/bodies/drag_curve.h).
@@ -144,30 +147,39 @@ public:
     bool Empty() const { return m_samples.empty(); }
     const FlowSample& Latest() const { return m_samples.back(); }
 
-    /// dI/dt measured over the last kWindow steps against the mean of (g/ρ₀)Σδρ_kV_k over
-    /// them, within law.tolerance; not applied when law.inapplicable says why not.
-    ClosedFormCheck ImpulseCheck(const ImpulseLaw& law) const;
-    /// The relative error of ImpulseCheck(law) at each sample from the kWindow-th on (the
-    /// windows ending there), oldest first; empty when the law does not apply.
-    std::vector<double> ImpulseErrorSeries(const ImpulseLaw& law) const;
-    /// The ring's centre's rate over the last kWindow steps against the mean of
-    /// SaffmanRingSpeed·axis over them, within law.tolerance; not applied when the law says
-    /// why not, the ring is not measurable, or a/R > kRingThinLimit.
-    ClosedFormCheck RingCheck(const RingLaw& law) const;
-    std::vector<double> RingErrorSeries(const RingLaw& law) const;
-    /// The first body's mean velocity over the last kTerminalWindowSeconds against
-    /// law.expected, within law.tolerance, once settled (every sample's speed along the
-    /// expected direction within kTerminalWander of the mean); not while held.
-    ClosedFormCheck TerminalCheck(const TerminalLaw& law) const;
-    std::vector<double> TerminalErrorSeries(const TerminalLaw& law) const;
+    /// The law's check over the last kWindow steps (see CheckAt for each law); not applied
+    /// when law.inapplicable says why not, or too few steps were logged yet.
+    template <typename Law>
+    ClosedFormCheck Check(const Law& law) const {
+        return CheckAt(law, m_samples.empty() ? 0 : m_samples.size() - 1);
+    }
+    /// The relative error of Check(law) at each sample from the kWindow-th on (the windows
+    /// ending there, where it applies), oldest first; empty when the law does not apply.
+    template <typename Law>
+    std::vector<double> ErrorSeries(const Law& law) const {
+        std::vector<double> errors;
+        if (!law.inapplicable.empty()) return errors;
+        for (std::size_t i = 0; i < m_samples.size(); ++i) {
+            const ClosedFormCheck c = CheckAt(law, i);
+            if (c.applies) errors.push_back(c.relativeError);
+        }
+        return errors;
+    }
     /// Simulated seconds per wall-clock second over the last kWindow steps, if known.
     std::optional<double> RealTimeFactor() const;
 
 private:
-    /// The checks over the window ending at sample `last` (an index into m_samples).
-    ClosedFormCheck ImpulseCheckAt(const ImpulseLaw& law, std::size_t last) const;
-    ClosedFormCheck RingCheckAt(const RingLaw& law, std::size_t last) const;
-    ClosedFormCheck TerminalCheckAt(const TerminalLaw& law, std::size_t last) const;
+    /// The checks over the window ending at sample `last` (an index into m_samples):
+    /// - impulse: dI/dt measured over the window against the mean of (g/ρ₀)Σδρ_kV_k over it;
+    /// - ring: the ring centre's rate against the mean of SaffmanRingSpeed·axis, not applied
+    ///   when the ring is not measurable or a/R > kRingThinLimit;
+    /// - terminal: the first body's mean velocity over the last kTerminalWindowSeconds against
+    ///   law.expected, once settled (every sample's speed along the expected direction within
+    ///   kTerminalWander of the mean), not while held.
+    /// Each within law.tolerance.
+    ClosedFormCheck CheckAt(const ImpulseLaw& law, std::size_t last) const;
+    ClosedFormCheck CheckAt(const RingLaw& law, std::size_t last) const;
+    ClosedFormCheck CheckAt(const TerminalLaw& law, std::size_t last) const;
 
     std::deque<FlowSample> m_samples;
 };
