@@ -19,8 +19,10 @@ namespace vorton {
 /// quadrupole S_iab = Σ α_i d_a d_b (d = x_k − c), and a strength-weighted σ².
 /// A cluster whose radius b satisfies b < θ·|x − c| is summed as the Taylor
 /// series of the regularised kernel K = r/(|r|²+σ²)^{3/2} about c to second
-/// order, Σ α × [K − (d·∇)K + ½(d·∇)²K], so the velocity error falls as θ³;
-/// nearer clusters are opened and leaves summed directly. Cost O(N log N).
+/// order, Σ α × [K − (d·∇)K + ½(d·∇)²K], so the velocity error falls as θ³,
+/// and the stretching (∇v)ᵀω is the same series of its own kernel, so its
+/// error falls as θ³ too; nearer clusters are opened and leaves summed
+/// directly. Cost O(N log N).
 ///
 /// Build is deterministic (total order on (Morton key, index)); evaluation is
 /// parallel over query points, each summed in a fixed order, so results do not
