@@ -11,13 +11,43 @@
 #include <tbb/parallel_sort.h>
 
 #include "sim/numerics/aabb.h"
+#include "sim/numerics/step_helpers.h"
 #include "sim/solvers/biot_savart.h"
+#include "sim/solvers/tree_far_field.h"
 
 namespace vorton {
 
 namespace {
 
 constexpr int kBitsPerAxis = 21;  // 63-bit Morton keys
+
+// Eight-lane vectors live only inside the always-inlined far-field kernel
+// (tree_far_field.h): the ABI note about 32-byte vectors without AVX does not
+// concern us.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+/// Adds the far field of the `lanes` clusters in b to *v (and *s), lane by
+/// lane in order. Built for AVX2 and for the baseline (picked at load time);
+/// both do the same operations, so they give the same bits.
+template <bool kStretch>
+[[gnu::always_inline]] inline void AddFar(const tree::FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
+                                          glm::vec3* s) {
+    tree::FarOut out;
+    tree::FarFieldLanes<kStretch>(b, x, omega, &out);
+    for (int l = 0; l < lanes; ++l) {
+        *v += glm::vec3(out.v[0][l], out.v[1][l], out.v[2][l]);
+        if constexpr (kStretch) *s += glm::vec3(out.s[0][l], out.s[1][l], out.s[2][l]);
+    }
+}
+
+VORTON_AVX2_CLONES void AddFarVelocity(const tree::FarBatch& b, int lanes, glm::vec3 x, glm::vec3* v) {
+    AddFar<false>(b, lanes, x, glm::vec3(0.0f), v, nullptr);
+}
+
+VORTON_AVX2_CLONES void AddFarStretch(const tree::FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
+                                      glm::vec3* s) {
+    AddFar<true>(b, lanes, x, omega, v, s);
+}
 
 std::uint64_t SpreadBits(std::uint64_t v) {
     // Inserts two zero bits between each of the low 21 bits of v.
@@ -170,75 +200,6 @@ void Treecode::ComputeMoments() {
     }
 }
 
-template <bool kStretch>
-void Treecode::FarField(const Node& node, glm::vec3 r, float d2, glm::vec3 omega, glm::vec3* v, glm::vec3* s) {
-    // Taylor series of the regularised kernel about the cluster centre c, r = x − c:
-    //   monopole   A × r q^{-3/2}
-    //   dipole    −(Σα×d) q^{-3/2} + 3 (D r) × r q^{-5/2}
-    //   quadrupole −3 Σ(r·d)(α×d) q^{-5/2} − 3/2 (Σ|d|²α) × r q^{-5/2} + 15/2 (Σ(r·d)²α) × r q^{-7/2}
-    const float q = d2 + node.sigma2;
-    const float inv3 = 1.0f / (q * std::sqrt(q));
-    const float inv5 = inv3 / q;
-    const float inv7 = inv5 / q;
-    const glm::vec3* D = node.dipole;
-    const glm::vec3 dCross(D[1].z - D[2].y, D[2].x - D[0].z, D[0].y - D[1].x);
-    const glm::vec3 dR(glm::dot(D[0], r), glm::dot(D[1], r), glm::dot(D[2], r));
-    glm::vec3 sR[3];  // row i: S_i r
-    glm::vec3 trace, rSr;
-    for (int i = 0; i < 3; ++i) {
-        const float* S = node.quadrupole[i];
-        sR[i] = glm::vec3(S[0] * r.x + S[1] * r.y + S[2] * r.z, S[1] * r.x + S[3] * r.y + S[4] * r.z,
-                          S[2] * r.x + S[4] * r.y + S[5] * r.z);
-        trace[i] = S[0] + S[3] + S[5];
-        rSr[i] = glm::dot(sR[i], r);
-    }
-    const glm::vec3 w(sR[1].z - sR[2].y, sR[2].x - sR[0].z, sR[0].y - sR[1].x);  // Σ (r·d)(α×d)
-    *v += glm::cross(node.alpha, r) * inv3 - dCross * inv3 + glm::cross(dR, r) * (3.0f * inv5) - w * (3.0f * inv5) -
-          glm::cross(trace, r) * (1.5f * inv5) + glm::cross(rSr, r) * (7.5f * inv7);
-    if constexpr (kStretch) {
-        // The stretching (∇v)ᵀω of one source is G(r; b) = b q^{-3/2} − 3 r (r·b) q^{-5/2} with
-        // b = ω × α, expanded like the velocity, Σ_k G(r − d_k; b_k) ≈ G − (d·∇)G + ½(d·∇)²G:
-        //   monopole   G(r; ω × A)
-        //   dipole     3 q^{-5/2} (B r + Bᵀr + r tr B) − 15 q^{-7/2} r (r·B r),
-        //              B_ma = Σ b_m d_a: column a is ω × (column a of D)
-        //   quadrupole −3/2 q^{-5/2} (t + 2u) + 15/2 q^{-7/2} (w + 2 P r + r (r·t) + 2 r (r·u))
-        //              − 105/2 q^{-9/2} r (r·w),
-        //              T_mac = Σ b_m d_a d_c (T_·ac = ω × S_·ac), t_m = T_maa, u_a = T_cac,
-        //              P_ac = r_m T_mac, w_m = r_a r_c T_mac
-        // so its error falls as θ³ like the velocity's (treecode_test.cpp; the monopole alone
-        // was first order: 13 % RMS at θ = 0.6 in falling_ball's developed wake).
-        // With ρ = r × ω every term is a product of ω or ρ with moments the velocity already
-        // formed (D r, Σα×d, S_i r, tr S, r·S r): B r = ω × D r, Bᵀr = Σ_i ρ_i D_i,
-        // tr B = ω·Σα×d, t = ω × tr S, w = ω × (r·S r), P r = Σ_i ρ_i S_i r, and
-        // u_a = Σ_c (ω × S_·ac)_c, r·u = Σ_c (ω × (S r)_·c)_c.
-        const float inv9 = inv7 / q;
-        const glm::vec3 rho = glm::cross(r, omega);
-        const glm::vec3 oa = glm::cross(omega, node.alpha);
-        const glm::vec3 bR = glm::cross(omega, dR);
-        const glm::vec3 bTR = D[0] * rho.x + D[1] * rho.y + D[2] * rho.z;
-        const float traceB = glm::dot(omega, dCross);
-        const glm::vec3 t = glm::cross(omega, trace);
-        const glm::vec3 wT = glm::cross(omega, rSr);
-        const glm::vec3 pR = sR[0] * rho.x + sR[1] * rho.y + sR[2] * rho.z;
-        const float* S0 = node.quadrupole[0];
-        const float* S1 = node.quadrupole[1];
-        const float* S2 = node.quadrupole[2];
-        // (ω × S_·ac)_c summed over c, for a = x, y, z (pairs xx xy xz yy yz zz = 0..5).
-        const glm::vec3 u(omega.y * S2[0] - omega.z * S1[0] + omega.z * S0[1] - omega.x * S2[1] +
-                              omega.x * S1[2] - omega.y * S0[2],
-                          omega.y * S2[1] - omega.z * S1[1] + omega.z * S0[3] - omega.x * S2[3] +
-                              omega.x * S1[4] - omega.y * S0[4],
-                          omega.y * S2[2] - omega.z * S1[2] + omega.z * S0[4] - omega.x * S2[4] +
-                              omega.x * S1[5] - omega.y * S0[5]);
-        const float rU = omega.y * sR[2].x - omega.z * sR[1].x + omega.z * sR[0].y - omega.x * sR[2].y +
-                         omega.x * sR[1].z - omega.y * sR[0].z;
-        *s += oa * inv3 - r * (3.0f * glm::dot(r, oa) * inv5) + (bR + bTR + r * traceB) * (3.0f * inv5) -
-              r * (15.0f * glm::dot(dR, rho) * inv7) - (t + 2.0f * u) * (1.5f * inv5) +
-              (wT + 2.0f * pR + r * (glm::dot(trace, rho) + 2.0f * rU)) * (7.5f * inv7) -
-              r * (52.5f * glm::dot(rSr, rho) * inv9);
-    }
-}
-
 void Treecode::EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
                                  std::span<glm::vec3> stretch, float theta) const {
     assert(omega.size() == m_position.size() && velocity.size() == omega.size() && stretch.size() == omega.size());
@@ -283,6 +244,31 @@ void Treecode::EvaluateGrid(const GridGeometry& grid, std::span<glm::vec3> veloc
 template <bool kStretch>
 void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const {
     std::uint32_t stack[8 * kBitsPerAxis + 8];
+    // Accepted clusters wait in a batch of eight and are summed together
+    // (tree_far_field.h); leaves are summed as they are reached. The order of
+    // the sum depends only on the tree and x, so not on the thread count.
+    tree::FarBatch batch;
+    int lanes = 0;
+    auto flush = [&] {
+        if (lanes == 0) return;
+        for (int l = lanes; l < tree::kFarLanes; ++l) {  // unused lanes repeat lane 0 (finite, ignored)
+            batch.cx[l] = batch.cx[0];
+            batch.cy[l] = batch.cy[0];
+            batch.cz[l] = batch.cz[0];
+            batch.sigma2[l] = batch.sigma2[0];
+            batch.ax[l] = batch.ax[0];
+            batch.ay[l] = batch.ay[0];
+            batch.az[l] = batch.az[0];
+            for (auto& row : batch.dipole) row[l] = row[0];
+            for (auto& row : batch.quadrupole) row[l] = row[0];
+        }
+        if constexpr (kStretch) {
+            AddFarStretch(batch, lanes, x, omega, v, s);
+        } else {
+            AddFarVelocity(batch, lanes, x, v);
+        }
+        lanes = 0;
+    };
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
@@ -291,7 +277,18 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
         const glm::vec3 r = x - node.center;
         const float d2 = glm::dot(r, r);
         if (node.radius2 < theta2 * d2) {
-            FarField<kStretch>(node, r, d2, omega, v, s);
+            batch.cx[lanes] = node.center.x;
+            batch.cy[lanes] = node.center.y;
+            batch.cz[lanes] = node.center.z;
+            batch.sigma2[lanes] = node.sigma2;
+            batch.ax[lanes] = node.alpha.x;
+            batch.ay[lanes] = node.alpha.y;
+            batch.az[lanes] = node.alpha.z;
+            for (int i = 0; i < 3; ++i) {
+                for (int a = 0; a < 3; ++a) batch.dipole[3 * i + a][lanes] = node.dipole[i][a];
+                for (int p = 0; p < 6; ++p) batch.quadrupole[6 * i + p][lanes] = node.quadrupole[i][p];
+            }
+            if (++lanes == tree::kFarLanes) flush();
         } else if (node.childCount == 0) {
             for (std::uint32_t k = node.begin; k < node.end; ++k) {
                 AccumulateVorton<kStretch>(x - m_position[k], m_alpha[k], m_sigma2[k], omega, v, s);
@@ -300,6 +297,7 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
             for (std::uint32_t c = node.firstChild + node.childCount; c-- > node.firstChild;) stack[top++] = c;
         }
     }
+    flush();
 }
 
 void Treecode::Evaluate(const VelocityQuery& query, float theta) const {

@@ -63,8 +63,6 @@ private:
     };  // 148 bytes
 
     template <bool kStretch>
-    static void FarField(const Node& node, glm::vec3 r, float d2, glm::vec3 omega, glm::vec3* v, glm::vec3* s);
-    template <bool kStretch>
     void EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const;
     void ComputeMoments();
 
