@@ -59,13 +59,14 @@ TEST(Conservation, LinearImpulseOfInviscidRing) {
     const double drift = ImpulseDrift(Solver::Direct, 0.02f, 50);
     test::Measured("impulse_drift_direct", drift);
     EXPECT_LT(drift, 1.0e-3);
-    // The treecode's velocity error (TreecodeTest) makes δu × α terms
-    // that do not cancel: a coherent 1 % error would move I by
-    // δu·t/R ≈ 0.01 × 1 m/s × 1 s / 0.3 m ≈ 3 % in the worst case; the far
-    // field's monopole-only stretching adds to it. Measured 0.6 %; 1e-2 bound.
+    // The treecode's velocity error (TreecodeTest, 0.2 % on a developed
+    // state) makes δu × α terms that do not cancel: if coherent it would move
+    // I by δu·t/R ≈ 0.002 × 1 m/s × 1 s / 0.3 m ≈ 0.7 %. Measured 0.03 % with
+    // the stretching's far field to the quadrupole; its monopole alone gave
+    // 0.6 %. The 3e-3 bound fails that and stays below the coherent case.
     const double driftTree = ImpulseDrift(Solver::Tree, 0.02f, 50);
     test::Measured("impulse_drift_tree", driftTree);
-    EXPECT_LT(driftTree, 1.0e-2);
+    EXPECT_LT(driftTree, 3.0e-3);
 }
 
 TEST(Conservation, RingImpulsePointsAlongItsMotion) {
