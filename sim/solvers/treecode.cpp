@@ -241,6 +241,20 @@ void Treecode::EvaluateGrid(const GridGeometry& grid, std::span<glm::vec3> veloc
     });
 }
 
+void Treecode::PutFar(const Node& node, tree::FarBatch& batch, int lane) {
+    batch.cx[lane] = node.center.x;
+    batch.cy[lane] = node.center.y;
+    batch.cz[lane] = node.center.z;
+    batch.sigma2[lane] = node.sigma2;
+    batch.ax[lane] = node.alpha.x;
+    batch.ay[lane] = node.alpha.y;
+    batch.az[lane] = node.alpha.z;
+    for (int i = 0; i < 3; ++i) {
+        for (int a = 0; a < 3; ++a) batch.dipole[3 * i + a][lane] = node.dipole[i][a];
+        for (int p = 0; p < 6; ++p) batch.quadrupole[6 * i + p][lane] = node.quadrupole[i][p];
+    }
+}
+
 template <bool kStretch>
 void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const {
     std::uint32_t stack[8 * kBitsPerAxis + 8];
@@ -249,19 +263,11 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
     // the sum depends only on the tree and x, so not on the thread count.
     tree::FarBatch batch;
     int lanes = 0;
+    std::uint32_t first = 0;  // the batch's first cluster
     auto flush = [&] {
         if (lanes == 0) return;
-        for (int l = lanes; l < tree::kFarLanes; ++l) {  // unused lanes repeat lane 0 (finite, ignored)
-            batch.cx[l] = batch.cx[0];
-            batch.cy[l] = batch.cy[0];
-            batch.cz[l] = batch.cz[0];
-            batch.sigma2[l] = batch.sigma2[0];
-            batch.ax[l] = batch.ax[0];
-            batch.ay[l] = batch.ay[0];
-            batch.az[l] = batch.az[0];
-            for (auto& row : batch.dipole) row[l] = row[0];
-            for (auto& row : batch.quadrupole) row[l] = row[0];
-        }
+        // Unused lanes repeat the first cluster (finite values; their sums are ignored).
+        for (int l = lanes; l < tree::kFarLanes; ++l) PutFar(m_nodes[first], batch, l);
         if constexpr (kStretch) {
             AddFarStretch(batch, lanes, x, omega, v, s);
         } else {
@@ -272,22 +278,14 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
-        const Node& node = m_nodes[stack[--top]];
+        const std::uint32_t index = stack[--top];
+        const Node& node = m_nodes[index];
         if (node.weight == 0.0f) continue;
         const glm::vec3 r = x - node.center;
         const float d2 = glm::dot(r, r);
         if (node.radius2 < theta2 * d2) {
-            batch.cx[lanes] = node.center.x;
-            batch.cy[lanes] = node.center.y;
-            batch.cz[lanes] = node.center.z;
-            batch.sigma2[lanes] = node.sigma2;
-            batch.ax[lanes] = node.alpha.x;
-            batch.ay[lanes] = node.alpha.y;
-            batch.az[lanes] = node.alpha.z;
-            for (int i = 0; i < 3; ++i) {
-                for (int a = 0; a < 3; ++a) batch.dipole[3 * i + a][lanes] = node.dipole[i][a];
-                for (int p = 0; p < 6; ++p) batch.quadrupole[6 * i + p][lanes] = node.quadrupole[i][p];
-            }
+            if (lanes == 0) first = index;
+            PutFar(node, batch, lanes);
             if (++lanes == tree::kFarLanes) flush();
         } else if (node.childCount == 0) {
             for (std::uint32_t k = node.begin; k < node.end; ++k) {

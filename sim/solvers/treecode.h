@@ -14,6 +14,10 @@
 
 namespace vorton {
 
+namespace tree {
+struct FarBatch;
+}  // namespace tree
+
 /// Octree over vortons sorted by Morton code. Each cluster stores its total
 /// strength A = Σα, centre c (|α|-weighted), dipole D_ia = Σ α_i d_a and
 /// quadrupole S_iab = Σ α_i d_a d_b (d = x_k − c), and a strength-weighted σ².
@@ -62,6 +66,8 @@ private:
         float weight;           // Σ|α|: zero means the cluster induces nothing
     };  // 148 bytes
 
+    /// Copies the far-field moments of `node` into lane `lane` of `batch`.
+    static void PutFar(const Node& node, tree::FarBatch& batch, int lane);
     template <bool kStretch>
     void EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const;
     void ComputeMoments();
