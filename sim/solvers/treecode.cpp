@@ -1,3 +1,7 @@
+// Barnes–Hut treecode (treecode.h): the build (Morton keys, octree, moments)
+// and the traversal (leaves summed as reached, accepted clusters in batches
+// of eight, tree_far_field.h).
+
 #include "sim/solvers/treecode.h"
 
 #include <algorithm>
@@ -11,7 +15,6 @@
 #include <tbb/parallel_sort.h>
 
 #include "sim/numerics/aabb.h"
-#include "sim/numerics/step_helpers.h"
 #include "sim/solvers/biot_savart.h"
 #include "sim/solvers/tree_far_field.h"
 
@@ -20,34 +23,6 @@ namespace vorton {
 namespace {
 
 constexpr int kBitsPerAxis = 21;  // 63-bit Morton keys
-
-// Eight-lane vectors live only inside the always-inlined far-field kernel
-// (tree_far_field.h): the ABI note about 32-byte vectors without AVX does not
-// concern us.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-/// Adds the far field of the `lanes` clusters in b to *v (and *s), lane by
-/// lane in order. Built for AVX2 and for the baseline (picked at load time);
-/// both do the same operations, so they give the same bits.
-template <bool kStretch>
-[[gnu::always_inline]] inline void AddFar(const tree::FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
-                                          glm::vec3* s) {
-    tree::FarOut out;
-    tree::FarFieldLanes<kStretch>(b, x, omega, &out);
-    for (int l = 0; l < lanes; ++l) {
-        *v += glm::vec3(out.v[0][l], out.v[1][l], out.v[2][l]);
-        if constexpr (kStretch) *s += glm::vec3(out.s[0][l], out.s[1][l], out.s[2][l]);
-    }
-}
-
-VORTON_AVX2_CLONES void AddFarVelocity(const tree::FarBatch& b, int lanes, glm::vec3 x, glm::vec3* v) {
-    AddFar<false>(b, lanes, x, glm::vec3(0.0f), v, nullptr);
-}
-
-VORTON_AVX2_CLONES void AddFarStretch(const tree::FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
-                                      glm::vec3* s) {
-    AddFar<true>(b, lanes, x, omega, v, s);
-}
 
 std::uint64_t SpreadBits(std::uint64_t v) {
     // Inserts two zero bits between each of the low 21 bits of v.
@@ -269,9 +244,9 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
         // Unused lanes repeat the first cluster (finite values; their sums are ignored).
         for (int l = lanes; l < tree::kFarLanes; ++l) PutFar(m_nodes[first], batch, l);
         if constexpr (kStretch) {
-            AddFarStretch(batch, lanes, x, omega, v, s);
+            tree::AddFarStretch(batch, lanes, x, omega, v, s);
         } else {
-            AddFarVelocity(batch, lanes, x, v);
+            tree::AddFarVelocity(batch, lanes, x, v);
         }
         lanes = 0;
     };

@@ -1,0 +1,152 @@
+#include "sim/solvers/tree_far_field.h"
+
+#include <cmath>
+
+#include "sim/numerics/simd.h"
+#include "sim/numerics/step_helpers.h"
+
+namespace vorton::tree {
+
+namespace {
+
+// Eight-lane vectors pass only between the always-inlined helpers of this
+// file: the ABI note about 32-byte vectors without AVX does not concern us.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+/// What each lane's cluster induces at the target: velocity and stretching
+/// (before the 1/4π), components x, y, z.
+struct FarOut {
+    alignas(32) float v[3][kFarLanes];
+    alignas(32) float s[3][kFarLanes];
+};
+
+namespace detail {
+
+[[gnu::always_inline]] inline Float8 Load(const float* p) {
+    Float8 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
+[[gnu::always_inline]] inline void Store(float* p, Float8 v) { __builtin_memcpy(p, &v, sizeof v); }
+
+struct V8 {
+    Float8 x, y, z;
+};
+
+[[gnu::always_inline]] inline V8 operator+(V8 a, V8 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+[[gnu::always_inline]] inline V8 operator-(V8 a, V8 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+[[gnu::always_inline]] inline V8 operator*(V8 a, Float8 f) { return {a.x * f, a.y * f, a.z * f}; }
+[[gnu::always_inline]] inline V8 operator*(V8 a, float f) { return {a.x * f, a.y * f, a.z * f}; }
+[[gnu::always_inline]] inline Float8 Dot(V8 a, V8 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+[[gnu::always_inline]] inline V8 Cross(V8 a, V8 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+
+}  // namespace detail
+
+/// The far field of the clusters in `b` at x (ω: the target's vorticity, for
+/// the stretching), as the series of the regularised kernel about each
+/// cluster's centre c, r = x − c, q = |r|² + σ_c²:
+///   velocity   monopole   A × r q^{-3/2}
+///              dipole    −(Σα×d) q^{-3/2} + 3 (D r) × r q^{-5/2}
+///              quadrupole −3 Σ(r·d)(α×d) q^{-5/2} − 3/2 (Σ|d|²α) × r q^{-5/2}
+///                         + 15/2 (Σ(r·d)²α) × r q^{-7/2}
+///   stretching (∇v)ᵀω, the same series of one source's G(r; b) = b q^{-3/2}
+///              − 3 r (r·b) q^{-5/2} with b = ω × α, G − (d·∇)G + ½(d·∇)²G:
+///              monopole   G(r; ω × A)
+///              dipole     3 q^{-5/2} (B r + Bᵀr + r tr B) − 15 q^{-7/2} r (r·B r),
+///                         B_ma = Σ b_m d_a
+///              quadrupole −3/2 q^{-5/2} (t + 2u) + 15/2 q^{-7/2} (w + 2 P r + r (r·t)
+///                         + 2 r (r·u)) − 105/2 q^{-9/2} r (r·w), with T_mac = Σ b_m d_a d_c,
+///                         t_m = T_maa, u_a = T_cac, P_ac = r_m T_mac, w_m = r_a r_c T_mac.
+/// With ρ = r × ω each stretching term is a product of ω or ρ with moments the
+/// velocity already forms: B r = ω × D r, Bᵀr = Σ_i ρ_i D_i, tr B = ω·Σα×d,
+/// t = ω × tr S, w = ω × (r·S r), P r = Σ_i ρ_i S_i r. Both errors fall as θ³
+/// (treecode_test.cpp).
+template <bool kStretch>
+[[gnu::always_inline]] inline void FarFieldLanes(const FarBatch& b, glm::vec3 x, glm::vec3 omegaTarget, FarOut* out) {
+    using detail::Cross;
+    using detail::Dot;
+    using detail::Load;
+    using detail::V8;
+    const V8 r{x.x - Load(b.cx), x.y - Load(b.cy), x.z - Load(b.cz)};
+    const Float8 q = Dot(r, r) + Load(b.sigma2);
+    Float8 root;
+    for (int l = 0; l < kFarLanes; ++l) root[l] = std::sqrt(q[l]);
+    const Float8 inv3 = 1.0f / (q * root);
+    const Float8 inv5 = inv3 / q;
+    const Float8 inv7 = inv5 / q;
+    const V8 A{Load(b.ax), Load(b.ay), Load(b.az)};
+    const V8 D[3] = {{Load(b.dipole[0]), Load(b.dipole[1]), Load(b.dipole[2])},
+                     {Load(b.dipole[3]), Load(b.dipole[4]), Load(b.dipole[5])},
+                     {Load(b.dipole[6]), Load(b.dipole[7]), Load(b.dipole[8])}};
+    const V8 dCross{D[1].z - D[2].y, D[2].x - D[0].z, D[0].y - D[1].x};  // Σ α × d
+    const V8 dR{Dot(D[0], r), Dot(D[1], r), Dot(D[2], r)};
+    V8 sR[3];  // row i: S_i r
+    Float8 trace[3], rSr[3];
+    for (int i = 0; i < 3; ++i) {
+        const Float8 s0 = Load(b.quadrupole[6 * i]), s1 = Load(b.quadrupole[6 * i + 1]),
+                     s2 = Load(b.quadrupole[6 * i + 2]), s3 = Load(b.quadrupole[6 * i + 3]),
+                     s4 = Load(b.quadrupole[6 * i + 4]), s5 = Load(b.quadrupole[6 * i + 5]);
+        sR[i] = V8{s0 * r.x + s1 * r.y + s2 * r.z, s1 * r.x + s3 * r.y + s4 * r.z, s2 * r.x + s4 * r.y + s5 * r.z};
+        trace[i] = s0 + s3 + s5;
+        rSr[i] = Dot(sR[i], r);
+    }
+    const V8 traceV{trace[0], trace[1], trace[2]}, rSrV{rSr[0], rSr[1], rSr[2]};
+    const V8 w{sR[1].z - sR[2].y, sR[2].x - sR[0].z, sR[0].y - sR[1].x};  // Σ (r·d)(α×d)
+    const V8 v = Cross(A, r) * inv3 - dCross * inv3 + Cross(dR, r) * (3.0f * inv5) - w * (3.0f * inv5) -
+                 Cross(traceV, r) * (1.5f * inv5) + Cross(rSrV, r) * (7.5f * inv7);
+    detail::Store(out->v[0], v.x);
+    detail::Store(out->v[1], v.y);
+    detail::Store(out->v[2], v.z);
+    if constexpr (kStretch) {
+        const Float8 inv9 = inv7 / q;
+        const V8 omega{Float8{} + omegaTarget.x, Float8{} + omegaTarget.y, Float8{} + omegaTarget.z};
+        const V8 rho = Cross(r, omega);
+        const V8 oa = Cross(omega, A);
+        const V8 bR = Cross(omega, dR);
+        const V8 bTR = D[0] * rho.x + D[1] * rho.y + D[2] * rho.z;
+        const Float8 traceB = Dot(omega, dCross);
+        const V8 t = Cross(omega, traceV);
+        const V8 wT = Cross(omega, rSrV);
+        const V8 pR = sR[0] * rho.x + sR[1] * rho.y + sR[2] * rho.z;
+        auto S = [&](int i, int p) { return Load(b.quadrupole[6 * i + p]); };
+        // u_a = Σ_c (ω × S_·ac)_c for a = x, y, z (pairs xx xy xz yy yz zz = 0..5).
+        const Float8 ox = omega.x, oy = omega.y, oz = omega.z;
+        const V8 u{oy * S(2, 0) - oz * S(1, 0) + oz * S(0, 1) - ox * S(2, 1) + ox * S(1, 2) - oy * S(0, 2),
+                   oy * S(2, 1) - oz * S(1, 1) + oz * S(0, 3) - ox * S(2, 3) + ox * S(1, 4) - oy * S(0, 4),
+                   oy * S(2, 2) - oz * S(1, 2) + oz * S(0, 4) - ox * S(2, 4) + ox * S(1, 5) - oy * S(0, 5)};
+        const Float8 rU = oy * sR[2].x - oz * sR[1].x + oz * sR[0].y - ox * sR[2].y + ox * sR[1].z - oy * sR[0].z;
+        const V8 s = oa * inv3 - r * (3.0f * Dot(r, oa) * inv5) + (bR + bTR + r * traceB) * (3.0f * inv5) -
+                     r * (15.0f * Dot(dR, rho) * inv7) - (t + u * 2.0f) * (1.5f * inv5) +
+                     (wT + pR * 2.0f + r * (Dot(traceV, rho) + 2.0f * rU)) * (7.5f * inv7) -
+                     r * (52.5f * Dot(rSrV, rho) * inv9);
+        detail::Store(out->s[0], s.x);
+        detail::Store(out->s[1], s.y);
+        detail::Store(out->s[2], s.z);
+    }
+}
+
+/// AddFarVelocity and AddFarStretch: the lanes' sums added in lane order.
+template <bool kStretch>
+[[gnu::always_inline]] inline void AddFar(const FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
+                                          glm::vec3* s) {
+    FarOut out;
+    FarFieldLanes<kStretch>(b, x, omega, &out);
+    for (int l = 0; l < lanes; ++l) {
+        *v += glm::vec3(out.v[0][l], out.v[1][l], out.v[2][l]);
+        if constexpr (kStretch) *s += glm::vec3(out.s[0][l], out.s[1][l], out.s[2][l]);
+    }
+}
+
+}  // namespace
+
+VORTON_AVX2_CLONES void AddFarVelocity(const FarBatch& b, int lanes, glm::vec3 x, glm::vec3* v) {
+    AddFar<false>(b, lanes, x, glm::vec3(0.0f), v, nullptr);
+}
+
+VORTON_AVX2_CLONES void AddFarStretch(const FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
+                                      glm::vec3* s) {
+    AddFar<true>(b, lanes, x, omega, v, s);
+}
+
+}  // namespace vorton::tree
