@@ -1,3 +1,7 @@
+// The treecode's far-field kernel (tree_far_field.h): the velocity's and the
+// stretching's Taylor series about eight clusters' centres at once, in
+// eight-lane arithmetic, and its AVX2 and baseline entry points.
+
 #include "sim/solvers/tree_far_field.h"
 
 #include <cmath>
