@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <cassert>
 #include <cmath>
 #include <numbers>
@@ -31,11 +30,6 @@ constexpr std::size_t kPairwiseFrom = 500;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
 
-inline Float8 Load8(const float* p) {
-    Float8 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
 
 /// Everything the pair loop reads: the cell list and the cell-ordered copies.
 struct PseView {
@@ -54,7 +48,6 @@ struct PseView {
 /// x with its components in the cell list's axis order.
 inline glm::vec3 Permuted(glm::vec3 x, glm::ivec3 axes) { return {x[axes.x], x[axes.y], x[axes.z]}; }
 
-float Sum8(Float8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); }
 
 /// The run of the sorted arrays that row (j, k) of the cell list holds within
 /// reach of a point at `rel` (m from the cell origin): only the cells the
@@ -184,9 +177,9 @@ VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* 
                     const int lanes = int(runEnd - s);
                     if (lanes >= 8) {
                         const Float8 nx = Load8(rx + s) - t.x, ny = Load8(ry + s) - t.y, nz = Load8(rz + s) - t.z;
-                        std::memcpy(rx + s, &nx, sizeof nx);
-                        std::memcpy(ry + s, &ny, sizeof ny);
-                        std::memcpy(rz + s, &nz, sizeof nz);
+                        Store8(rx + s, nx);
+                        Store8(ry + s, ny);
+                        Store8(rz + s, nz);
                     } else {
                         // Past the run are other vortons, maybe another layer's: not touched.
                         for (int l = 0; l < lanes; ++l) {

@@ -1,6 +1,5 @@
 #include <cassert>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -19,13 +18,6 @@ namespace {
 // ABI note about 32-byte vectors without AVX does not concern us.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-[[gnu::always_inline]] inline Float8 Load8(const float* p) {
-    Float8 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-[[gnu::always_inline]] inline float Sum8(Float8 a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); }
 
 /// The sources as one array per component, padded with inert sources (α = 0,
 /// σ² = 1) to a multiple of eight, which add exactly zero.

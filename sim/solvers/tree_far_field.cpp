@@ -26,14 +26,6 @@ struct FarOut {
 
 namespace detail {
 
-[[gnu::always_inline]] inline Float8 Load(const float* p) {
-    Float8 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-
-[[gnu::always_inline]] inline void Store(float* p, Float8 v) { __builtin_memcpy(p, &v, sizeof v); }
-
 struct V8 {
     Float8 x, y, z;
 };
@@ -70,27 +62,26 @@ template <bool kStretch>
 [[gnu::always_inline]] inline void FarFieldLanes(const FarBatch& b, glm::vec3 x, glm::vec3 omegaTarget, FarOut* out) {
     using detail::Cross;
     using detail::Dot;
-    using detail::Load;
     using detail::V8;
-    const V8 r{x.x - Load(b.cx), x.y - Load(b.cy), x.z - Load(b.cz)};
-    const Float8 q = Dot(r, r) + Load(b.sigma2);
+    const V8 r{x.x - Load8(b.cx), x.y - Load8(b.cy), x.z - Load8(b.cz)};
+    const Float8 q = Dot(r, r) + Load8(b.sigma2);
     Float8 root;
     for (int l = 0; l < kFarLanes; ++l) root[l] = std::sqrt(q[l]);
     const Float8 inv3 = 1.0f / (q * root);
     const Float8 inv5 = inv3 / q;
     const Float8 inv7 = inv5 / q;
-    const V8 A{Load(b.ax), Load(b.ay), Load(b.az)};
-    const V8 D[3] = {{Load(b.dipole[0]), Load(b.dipole[1]), Load(b.dipole[2])},
-                     {Load(b.dipole[3]), Load(b.dipole[4]), Load(b.dipole[5])},
-                     {Load(b.dipole[6]), Load(b.dipole[7]), Load(b.dipole[8])}};
+    const V8 A{Load8(b.ax), Load8(b.ay), Load8(b.az)};
+    const V8 D[3] = {{Load8(b.dipole[0]), Load8(b.dipole[1]), Load8(b.dipole[2])},
+                     {Load8(b.dipole[3]), Load8(b.dipole[4]), Load8(b.dipole[5])},
+                     {Load8(b.dipole[6]), Load8(b.dipole[7]), Load8(b.dipole[8])}};
     const V8 dCross{D[1].z - D[2].y, D[2].x - D[0].z, D[0].y - D[1].x};  // Σ α × d
     const V8 dR{Dot(D[0], r), Dot(D[1], r), Dot(D[2], r)};
     V8 sR[3];  // row i: S_i r
     Float8 trace[3], rSr[3];
     for (int i = 0; i < 3; ++i) {
-        const Float8 s0 = Load(b.quadrupole[6 * i]), s1 = Load(b.quadrupole[6 * i + 1]),
-                     s2 = Load(b.quadrupole[6 * i + 2]), s3 = Load(b.quadrupole[6 * i + 3]),
-                     s4 = Load(b.quadrupole[6 * i + 4]), s5 = Load(b.quadrupole[6 * i + 5]);
+        const Float8 s0 = Load8(b.quadrupole[6 * i]), s1 = Load8(b.quadrupole[6 * i + 1]),
+                     s2 = Load8(b.quadrupole[6 * i + 2]), s3 = Load8(b.quadrupole[6 * i + 3]),
+                     s4 = Load8(b.quadrupole[6 * i + 4]), s5 = Load8(b.quadrupole[6 * i + 5]);
         sR[i] = V8{s0 * r.x + s1 * r.y + s2 * r.z, s1 * r.x + s3 * r.y + s4 * r.z, s2 * r.x + s4 * r.y + s5 * r.z};
         trace[i] = s0 + s3 + s5;
         rSr[i] = Dot(sR[i], r);
@@ -99,9 +90,9 @@ template <bool kStretch>
     const V8 w{sR[1].z - sR[2].y, sR[2].x - sR[0].z, sR[0].y - sR[1].x};  // Σ (r·d)(α×d)
     const V8 v = Cross(A, r) * inv3 - dCross * inv3 + Cross(dR, r) * (3.0f * inv5) - w * (3.0f * inv5) -
                  Cross(traceV, r) * (1.5f * inv5) + Cross(rSrV, r) * (7.5f * inv7);
-    detail::Store(out->v[0], v.x);
-    detail::Store(out->v[1], v.y);
-    detail::Store(out->v[2], v.z);
+    Store8(out->v[0], v.x);
+    Store8(out->v[1], v.y);
+    Store8(out->v[2], v.z);
     if constexpr (kStretch) {
         const Float8 inv9 = inv7 / q;
         const V8 omega{Float8{} + omegaTarget.x, Float8{} + omegaTarget.y, Float8{} + omegaTarget.z};
@@ -113,7 +104,7 @@ template <bool kStretch>
         const V8 t = Cross(omega, traceV);
         const V8 wT = Cross(omega, rSrV);
         const V8 pR = sR[0] * rho.x + sR[1] * rho.y + sR[2] * rho.z;
-        auto S = [&](int i, int p) { return Load(b.quadrupole[6 * i + p]); };
+        auto S = [&](int i, int p) { return Load8(b.quadrupole[6 * i + p]); };
         // u_a = Σ_c (ω × S_·ac)_c for a = x, y, z (pairs xx xy xz yy yz zz = 0..5).
         const Float8 ox = omega.x, oy = omega.y, oz = omega.z;
         const V8 u{oy * S(2, 0) - oz * S(1, 0) + oz * S(0, 1) - ox * S(2, 1) + ox * S(1, 2) - oy * S(0, 2),
@@ -124,9 +115,9 @@ template <bool kStretch>
                      r * (15.0f * Dot(dR, rho) * inv7) - (t + u * 2.0f) * (1.5f * inv5) +
                      (wT + pR * 2.0f + r * (Dot(traceV, rho) + 2.0f * rU)) * (7.5f * inv7) -
                      r * (52.5f * Dot(rSrV, rho) * inv9);
-        detail::Store(out->s[0], s.x);
-        detail::Store(out->s[1], s.y);
-        detail::Store(out->s[2], s.z);
+        Store8(out->s[0], s.x);
+        Store8(out->s[1], s.y);
+        Store8(out->s[2], s.z);
     }
 }
 
