@@ -27,6 +27,9 @@ namespace {
 constexpr float kCutoff = 3.0f;  // in units of ε
 /// Vortons from which equal cores take the pairwise path (measured crossover on 2 cores).
 constexpr std::size_t kPairwiseFrom = 500;
+/// From this many layers of cells the pairwise path runs in three phases of
+/// layers (8 tasks a phase and more); below, in blocks with their own buffers.
+constexpr int kPhasedFromLayers = 24;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
 
@@ -141,19 +144,20 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin, std::size_
     }
 }
 
-/// Uniform cores, each pair once: the vortons of z-layer `layer` of the cell
-/// list (its z is the box's longest axis)
-/// list, in sorted order, meet only the neighbours after them in that order
-/// (the rest of their own row, later rows of their layer, the next two
-/// layers), add the pair term to themselves and subtract it from the
-/// neighbour, in the cell-ordered rates r. A layer writes only to itself and
-/// the next two, so layers three apart can run at once, and every rate
-/// receives its terms in one fixed order: the same bits for any thread count.
-VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* ry, float* rz) {
+/// Uniform cores, each pair once: the vortons of rows [rowBegin, rowEnd) of
+/// z-layer `layer` of the cell list (its z is the box's longest axis), in
+/// sorted order, meet only the neighbours after them in that order (the rest
+/// of their own row, the next two rows of their layer, rows ±2 of the next
+/// two layers), add the pair term to themselves and subtract it from the
+/// neighbour. Rates are cell-ordered: sorted vorton s's is r[s − base]. Such
+/// a block writes only to layers layer..layer+2 and rows rowBegin−2..rowEnd+1
+/// (BlockWrites), and to each rate in one fixed order.
+VORTON_AVX2_CLONES void PseBlock(const PseView& v, int layer, int rowBegin, int rowEnd, std::uint32_t base,
+                                 float* rx, float* ry, float* rz) {
     const float h = v.cells->spacing.x;
     const glm::ivec3 dims = v.cells->points;
-    const std::uint32_t first = v.start[v.cells->Index(0, 0, layer)];
-    const std::uint32_t last = v.start[v.cells->Index(dims.x - 1, dims.y - 1, layer) + 1];
+    const std::uint32_t first = v.start[v.cells->Index(0, rowBegin, layer)];
+    const std::uint32_t last = v.start[v.cells->Index(dims.x - 1, rowEnd - 1, layer) + 1];
     for (std::uint32_t sp = first; sp < last; ++sp) {
         const glm::vec3 xp(v.sx[sp], v.sy[sp], v.sz[sp]);
         const glm::vec3 alphaP(v.sax[sp], v.say[sp], v.saz[sp]);
@@ -176,25 +180,38 @@ VORTON_AVX2_CLONES void PseLayer(const PseView& v, int layer, float* rx, float* 
                     accZ += t.z;
                     const int lanes = int(runEnd - s);
                     if (lanes >= 8) {
-                        const Float8 nx = Load8(rx + s) - t.x, ny = Load8(ry + s) - t.y, nz = Load8(rz + s) - t.z;
-                        Store8(rx + s, nx);
-                        Store8(ry + s, ny);
-                        Store8(rz + s, nz);
+                        const std::uint32_t o = s - base;
+                        const Float8 nx = Load8(rx + o) - t.x, ny = Load8(ry + o) - t.y, nz = Load8(rz + o) - t.z;
+                        Store8(rx + o, nx);
+                        Store8(ry + o, ny);
+                        Store8(rz + o, nz);
                     } else {
                         // Past the run are other vortons, maybe another layer's: not touched.
                         for (int l = 0; l < lanes; ++l) {
-                            rx[s + l] -= t.x[l];
-                            ry[s + l] -= t.y[l];
-                            rz[s + l] -= t.z[l];
+                            rx[s - base + l] -= t.x[l];
+                            ry[s - base + l] -= t.y[l];
+                            rz[s - base + l] -= t.z[l];
                         }
                     }
                 }
             }
         }
-        rx[sp] += Sum8(accX);
-        ry[sp] += Sum8(accY);
-        rz[sp] += Sum8(accZ);
+        rx[sp - base] += Sum8(accX);
+        ry[sp - base] += Sum8(accY);
+        rz[sp - base] += Sum8(accZ);
     }
+}
+
+/// The sorted vortons a PseBlock of rows [rowBegin, rowEnd) of `layer` may
+/// write, [first, last): from its own first vorton to the end of row rowEnd+1
+/// two layers up.
+std::pair<std::uint32_t, std::uint32_t> BlockWrites(const GridGeometry& cells, const std::uint32_t* start, int layer,
+                                                    int rowBegin, int rowEnd) {
+    const glm::ivec3 dims = cells.points;
+    const std::uint32_t first = start[cells.Index(0, rowBegin, layer)];
+    const std::uint32_t last =
+        start[cells.Index(dims.x - 1, std::min(rowEnd + 1, dims.y - 1), std::min(layer + 2, dims.z - 1)) + 1];
+    return {first, last};
 }
 
 }  // namespace
@@ -297,20 +314,69 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
                           [&](const auto& r) { PseRange(view, r.begin(), r.end()); });
         return;
     }
-    // Each pair once (half the work of the gather): z-layers in three phases,
-    // layers three apart at once, so no two tasks write the same rate.
-    for (auto* r : {&m_rx, &m_ry, &m_rz}) r->assign(n + 7, 0.0f);
+    // Each pair once (half the work of the gather).
     const int layers = dims.z;
-    for (int phase = 0; phase < 3; ++phase) {
-        const int tasks = (layers - phase + 2) / 3;
-        tbb::parallel_for(tbb::blocked_range<int>(0, std::max(0, tasks), 1), [&](const tbb::blocked_range<int>& r) {
-            for (int t = r.begin(); t != r.end(); ++t) {
-                PseLayer(view, phase + 3 * t, m_rx.data(), m_ry.data(), m_rz.data());
-            }
+    if (layers >= kPhasedFromLayers) {
+        // Many layers: in three phases, layers three apart at once, so no two
+        // tasks write the same rate.
+        for (auto* r : {&m_rx, &m_ry, &m_rz}) r->assign(n + 7, 0.0f);
+        for (int phase = 0; phase < 3; ++phase) {
+            const int tasks = (layers - phase + 2) / 3;
+            tbb::parallel_for(tbb::blocked_range<int>(0, std::max(0, tasks), 1), [&](const tbb::blocked_range<int>& r) {
+                for (int t = r.begin(); t != r.end(); ++t) {
+                    PseBlock(view, phase + 3 * t, 0, dims.y, 0, m_rx.data(), m_ry.data(), m_rz.data());
+                }
+            });
+        }
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const auto& r) {
+            for (std::size_t s = r.begin(); s != r.end(); ++s) rate[m_sorted[s]] = glm::vec3(m_rx[s], m_ry[s], m_rz[s]);
         });
+        return;
     }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const auto& r) {
-        for (std::size_t s = r.begin(); s != r.end(); ++s) rate[m_sorted[s]] = glm::vec3(m_rx[s], m_ry[s], m_rz[s]);
+    // Few layers (a small or flat cloud: three phases of one or two layers
+    // leave threads idle): a block per row of a layer, all at once, each
+    // writing its own buffer over the vortons it may touch; then each rate is
+    // the sum of its blocks' terms in block order. The same bits for any
+    // thread count.
+    const int blocks = layers * dims.y;
+    m_blockFirst.resize(std::size_t(blocks));
+    m_blockLast.resize(std::size_t(blocks));
+    m_blockOffset.resize(std::size_t(blocks) + 1);
+    m_blockOffset[0] = 0;
+    for (int b = 0; b < blocks; ++b) {
+        const auto [first, last] = BlockWrites(m_cells, m_start.data(), b / dims.y, b % dims.y, b % dims.y + 1);
+        m_blockFirst[std::size_t(b)] = first;
+        // Kept non-decreasing (a conservative end: the top layers clamp).
+        m_blockLast[std::size_t(b)] = b > 0 ? std::max(last, m_blockLast[std::size_t(b) - 1]) : last;
+        m_blockOffset[std::size_t(b) + 1] = m_blockOffset[std::size_t(b)] + (m_blockLast[std::size_t(b)] - first);
+    }
+    const std::size_t total = m_blockOffset[std::size_t(blocks)];
+    for (auto* r : {&m_rx, &m_ry, &m_rz}) r->assign(total, 0.0f);
+    tbb::parallel_for(tbb::blocked_range<int>(0, blocks, 1), [&](const tbb::blocked_range<int>& r) {
+        for (int b = r.begin(); b != r.end(); ++b) {
+            const std::size_t o = m_blockOffset[std::size_t(b)];
+            PseBlock(view, b / dims.y, b % dims.y, b % dims.y + 1, m_blockFirst[std::size_t(b)], m_rx.data() + o,
+                     m_ry.data() + o, m_rz.data() + o);
+        }
+    });
+    // Both ends of the blocks' ranges grow with b, so the blocks that cover a
+    // chunk of vortons are consecutive.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const auto& r) {
+        const std::uint32_t s0 = std::uint32_t(r.begin()), s1 = std::uint32_t(r.end());
+        assert(s1 - s0 <= 256);
+        const int b0 = int(std::upper_bound(m_blockLast.begin(), m_blockLast.end(), s0) - m_blockLast.begin());
+        float sx[256] = {}, sy[256] = {}, sz[256] = {};
+        for (int b = b0; b < blocks && m_blockFirst[std::size_t(b)] < s1; ++b) {
+            const std::uint32_t first = m_blockFirst[std::size_t(b)];
+            const std::uint32_t lo = std::max(s0, first), hi = std::min(s1, m_blockLast[std::size_t(b)]);
+            const std::size_t o = m_blockOffset[std::size_t(b)] - first;
+            for (std::uint32_t s = lo; s < hi; ++s) {
+                sx[s - s0] += m_rx[o + s];
+                sy[s - s0] += m_ry[o + s];
+                sz[s - s0] += m_rz[o + s];
+            }
+        }
+        for (std::uint32_t s = s0; s < s1; ++s) rate[m_sorted[s]] = glm::vec3(sx[s - s0], sy[s - s0], sz[s - s0]);
     });
 }
 

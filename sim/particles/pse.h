@@ -21,8 +21,10 @@ namespace vorton {
 ///
 /// Written as a gather (each vorton reads its neighbours and writes only its
 /// own rate) or, with equal cores and N ≥ 500, pairwise (each pair once, in
-/// layers along the box's longest axis, processed in three phases so that no two tasks write one rate);
-/// both are race-free, and since the pair term is antisymmetric to the bit,
+/// layers along the box's longest axis: with many layers in three phases so
+/// that no two tasks write one rate; with few, a block per row of a layer,
+/// each into its own buffer, summed in block order afterwards);
+/// all are race-free, and since the pair term is antisymmetric to the bit,
 /// Σ dα/dt = 0 up to the round-off of the sums (Σα is conserved).
 /// Neighbours come from a cell list built in a fixed order: deterministic.
 class ParticleStrengthExchange {
@@ -43,7 +45,11 @@ private:
     // The vortons in cell order, one array per component, so the inner loop
     // over a run of neighbouring cells is contiguous and vectorises.
     std::vector<float> m_x, m_y, m_z, m_ax, m_ay, m_az, m_volume, m_radius, m_eddy;
-    std::vector<float> m_rx, m_ry, m_rz;  // rates in cell order (the pairwise path)
+    std::vector<float> m_rx, m_ry, m_rz;  // rates in cell order (the pairwise path), or the blocks' buffers
+    // Few layers: per block (a row of a layer), the sorted vortons it may
+    // write [first, last) and where its buffer starts in m_rx/m_ry/m_rz.
+    std::vector<std::uint32_t> m_blockFirst, m_blockLast;
+    std::vector<std::size_t> m_blockOffset;
 };
 
 /// e^x for x ≤ 0 to a relative 3e-7 (measured; x < −87 gives e^−87): Cody–Waite reduction to

@@ -78,32 +78,35 @@ TEST(Pse, ConservesTotalStrength) {
 }
 
 TEST(Pse, PairwiseAndGatherPathsAgree) {
-    // Equal cores take the pairwise path (each pair once, z-layers in three
-    // phases), unequal ones the gather. Random positions, vorticity, volumes
-    // and an eddy viscosity; once with equal cores and once with every core
-    // one part in 1e6 larger but one: the kernel then changes by ~1e-6, so
-    // the two must agree to 1e-5 of the rates' RMS (a missed or doubled pair
-    // is ~1e-2).
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.0f, 1.0f);
-    Lattice l;
-    std::vector<float> eddy;
-    for (int p = 0; p < 4000; ++p) {
-        l.position.emplace_back(pos(rng), pos(rng), pos(rng));
-        l.vorticity.emplace_back(u(rng), u(rng), u(rng));
-        l.radius.push_back(0.06f);
-        l.volume.push_back(2.2e-4f * (1.0f + 0.3f * u(rng)));
-        eddy.push_back(2.0e-4f * (1.0f + u(rng)));
+    // Equal cores take the pairwise path (each pair once), unequal ones the
+    // gather. Random positions, vorticity, volumes and an eddy viscosity; once
+    // with equal cores and once with every core one part in 1e6 larger but
+    // one: the kernel then changes by ~1e-6, so the two must agree to 1e-5 of
+    // the rates' RMS (a missed or doubled pair is ~1e-2). A unit cube has 12
+    // layers of cells (the pairwise path in blocks with their own buffers); a
+    // box 2.5 tall has 28 (in three phases of layers).
+    for (const float height : {1.0f, 2.5f}) {
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.0f, 1.0f);
+        Lattice l;
+        std::vector<float> eddy;
+        for (int p = 0; p < int(4000 * height); ++p) {
+            l.position.emplace_back(pos(rng), pos(rng), height * pos(rng));
+            l.vorticity.emplace_back(u(rng), u(rng), u(rng));
+            l.radius.push_back(0.06f);
+            l.volume.push_back(2.2e-4f * (1.0f + 0.3f * u(rng)));
+            eddy.push_back(2.0e-4f * (1.0f + u(rng)));
+        }
+        ParticleStrengthExchange pse;
+        std::vector<glm::vec3> pairwise(l.position.size()), gather(l.position.size());
+        pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, pairwise, eddy);
+        std::vector<float> nearlyEqual(l.radius.size(), 0.06f * (1.0f + 1.0e-6f));
+        nearlyEqual[0] = 0.06f;
+        pse.ComputeRates(l.position, l.vorticity, nearlyEqual, l.volume, 1.0e-3f, gather, eddy);
+        const double error = test::RelativeRms(pairwise, gather);
+        test::Measured(height == 1.0f ? "pairwise_blocks_vs_gather" : "pairwise_phases_vs_gather", error);
+        EXPECT_LT(error, 1.0e-5) << "box height " << height;
     }
-    ParticleStrengthExchange pse;
-    std::vector<glm::vec3> pairwise(l.position.size()), gather(l.position.size());
-    pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, pairwise, eddy);
-    std::vector<float> nearlyEqual(l.radius.size(), 0.06f * (1.0f + 1.0e-6f));
-    nearlyEqual[0] = 0.06f;
-    pse.ComputeRates(l.position, l.vorticity, nearlyEqual, l.volume, 1.0e-3f, gather, eddy);
-    const double error = test::RelativeRms(pairwise, gather);
-    test::Measured("pairwise_vs_gather", error);
-    EXPECT_LT(error, 1.0e-5);
 }
 
 TEST(Pse, NothingWithoutViscosity) {
