@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -301,15 +302,30 @@ void Simulation::RemeshVortons() {
     m_lastRemesh = report;
 }
 
-Diagnostics Simulation::ComputeDiagnostics() const {
-    Diagnostics d;
+Simulation::VortonMoments Simulation::SumVortonMoments(std::span<const glm::vec3> velocity) const {
+    assert(velocity.empty() || velocity.size() == m_vortons.Size());
+    VortonMoments m;
     for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
         const glm::dvec3 x(m_vortons.position[k]);
-        const glm::dvec3 alpha = glm::dvec3(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
-        d.impulse += 0.5 * glm::cross(x, alpha);
-        d.circulation += alpha;
-        d.excessMass += double(VortonDensityDeviation(k)) * double(m_vortons.volume[k]);
+        const glm::dvec3 w(m_vortons.vorticity[k]);
+        const double volume = double(m_vortons.volume[k]);
+        const glm::dvec3 alpha = w * volume;
+        m.circulation += alpha;
+        m.strength += glm::length(alpha);
+        m.impulse += 0.5 * glm::cross(x, alpha);
+        m.enstrophy += glm::dot(w, w) * volume;
+        m.excessMass += double(VortonDensityDeviation(k)) * volume;
+        if (!velocity.empty()) m.energySum += glm::dot(glm::dvec3(velocity[k]), glm::cross(x, alpha));
     }
+    return m;
+}
+
+Diagnostics Simulation::ComputeDiagnostics() const {
+    Diagnostics d;
+    const VortonMoments m = SumVortonMoments();
+    d.impulse = m.impulse;
+    d.circulation = m.circulation;
+    d.excessMass = m.excessMass;
     d.maxSpeed = m_lastMaxSpeed;
     const std::size_t n = m_vortons.Size();
     if (n > 0) {

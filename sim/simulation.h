@@ -181,6 +181,19 @@ public:
     float TracerDensityDeviation(std::size_t i) const;
 
     Diagnostics ComputeDiagnostics() const;
+    /// Sums over the vortons of the current state, in vorton order in double:
+    /// the same bits for any thread count.
+    struct VortonMoments {
+        glm::dvec3 circulation{0.0};  ///< Σ α_k, m³/s
+        double strength = 0.0;        ///< Σ |α_k|, m³/s
+        glm::dvec3 impulse{0.0};      ///< ½ Σ x_k × α_k, m⁴/s
+        double enstrophy = 0.0;       ///< Σ |ω_k|² V_k, m³/s²
+        double excessMass = 0.0;      ///< Σ δρ_k V_k, kg
+        /// Σ u_k·(x_k × α_k), m⁶/s² (ρ₀ times it is the kinetic energy, Saffman
+        /// eq. 3.2.4), with `velocity` (N, e.g. VortonVelocities()); 0 when it is empty.
+        double energySum = 0.0;
+    };
+    VortonMoments SumVortonMoments(std::span<const glm::vec3> velocity = {}) const;
     /// Velocity (m/s, without the free stream; with the bodies' fields) at
     /// each vorton of the current state, as the last step computed it for
     /// the next one (N, in vorton order). Empty before the first step, after

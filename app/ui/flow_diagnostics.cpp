@@ -75,22 +75,14 @@ FlowSample MeasureFlow(const Simulation& sim, double wallSeconds) {
     const Vortons& v = sim.GetVortons();
     const std::span<const glm::vec3> u = sim.VortonVelocities();
     const bool energy = !u.empty() && sim.Bodies().empty();
-    double e = 0.0;
-    // Summed in vorton order in double, as ComputeDiagnostics does: the same bits for any thread count.
-    for (std::size_t k = 0; k < v.Size(); ++k) {
-        const glm::dvec3 x(v.position[k]);
-        const glm::dvec3 w(v.vorticity[k]);
-        const double volume = double(v.volume[k]);
-        const glm::dvec3 alpha = w * volume;
-        s.circulation += alpha;
-        s.strength += glm::length(alpha);
-        s.impulse += 0.5 * glm::cross(x, alpha);
-        s.enstrophy += glm::dot(w, w) * volume;
-        s.excessMass += double(sim.VortonDensityDeviation(k)) * volume;
-        if (energy) e += glm::dot(glm::dvec3(u[k]), glm::cross(x, alpha));
-    }
+    const Simulation::VortonMoments m = sim.SumVortonMoments(energy ? u : std::span<const glm::vec3>{});
+    s.circulation = m.circulation;
+    s.strength = m.strength;
+    s.impulse = m.impulse;
+    s.enstrophy = m.enstrophy;
+    s.excessMass = m.excessMass;
     const SimParams& p = sim.Params();
-    s.kineticEnergy = energy ? double(p.ambientDensity) * e : std::numeric_limits<double>::quiet_NaN();
+    s.kineticEnergy = energy ? double(p.ambientDensity) * m.energySum : std::numeric_limits<double>::quiet_NaN();
     s.buoyancyImpulseRate = glm::dvec3(p.gravity) * s.excessMass / double(p.ambientDensity);
     s.vortons = v.Size();
     s.tracers = sim.GetTracers().Size();
