@@ -361,22 +361,25 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
     });
     // Both ends of the blocks' ranges grow with b, so the blocks that cover a
     // chunk of vortons are consecutive.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const auto& r) {
-        const std::uint32_t s0 = std::uint32_t(r.begin()), s1 = std::uint32_t(r.end());
-        assert(s1 - s0 <= 256);
-        const int b0 = int(std::upper_bound(m_blockLast.begin(), m_blockLast.end(), s0) - m_blockLast.begin());
-        float sx[256] = {}, sy[256] = {}, sz[256] = {};
-        for (int b = b0; b < blocks && m_blockFirst[std::size_t(b)] < s1; ++b) {
-            const std::uint32_t first = m_blockFirst[std::size_t(b)];
-            const std::uint32_t lo = std::max(s0, first), hi = std::min(s1, m_blockLast[std::size_t(b)]);
-            const std::size_t o = m_blockOffset[std::size_t(b)] - first;
-            for (std::uint32_t s = lo; s < hi; ++s) {
-                sx[s - s0] += m_rx[o + s];
-                sy[s - s0] += m_ry[o + s];
-                sz[s - s0] += m_rz[o + s];
+    constexpr std::size_t kChunk = 256;  // vortons summed at once (on the stack)
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const auto& r) {
+        for (std::size_t c = r.begin(); c != r.end(); ++c) {
+            const std::uint32_t s0 = std::uint32_t(c * kChunk), s1 = std::uint32_t(std::min(n, (c + 1) * kChunk));
+            const int b0 = int(std::upper_bound(m_blockLast.begin(), m_blockLast.end(), s0) - m_blockLast.begin());
+            float sx[kChunk] = {}, sy[kChunk] = {}, sz[kChunk] = {};
+            for (int b = b0; b < blocks && m_blockFirst[std::size_t(b)] < s1; ++b) {
+                const std::uint32_t first = m_blockFirst[std::size_t(b)];
+                const std::uint32_t lo = std::max(s0, first), hi = std::min(s1, m_blockLast[std::size_t(b)]);
+                const std::size_t o = m_blockOffset[std::size_t(b)] - first;
+                for (std::uint32_t s = lo; s < hi; ++s) {
+                    sx[s - s0] += m_rx[o + s];
+                    sy[s - s0] += m_ry[o + s];
+                    sz[s - s0] += m_rz[o + s];
+                }
             }
+            for (std::uint32_t s = s0; s < s1; ++s) rate[m_sorted[s]] = glm::vec3(sx[s - s0], sy[s - s0], sz[s - s0]);
         }
-        for (std::uint32_t s = s0; s < s1; ++s) rate[m_sorted[s]] = glm::vec3(sx[s - s0], sy[s - s0], sz[s - s0]);
     });
 }
 
