@@ -370,6 +370,13 @@ private:
         bool operator==(const CacheKey&) const = default;
     };
     CacheKey CurrentCacheKey() const;
+    /// The members a state holds, named as here, filled by RestoreState and
+    /// checked before the simulation's own are touched (simulation_state.cpp).
+    struct StagedState;
+    /// Each field of the state, once, for writing (`Io` a writer, `State` a
+    /// const Simulation) and reading (a reader; a StagedState or a Simulation).
+    template <class Io, class State>
+    static void TransferState(Io& io, State& state);
     void BaroclinicRates();
     /// The stratified ambient's absorbing layer at the layers' sides
     /// (StratifiedProfile::Sponge): internal waves leave instead of reflecting.

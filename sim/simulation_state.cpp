@@ -4,6 +4,7 @@
 #include "sim/simulation.h"
 #include "sim/simulation_internals.h"
 
+#include <cassert>
 #include <cstring>
 #include <sstream>
 #include <type_traits>
@@ -17,15 +18,25 @@ struct Writer {
     std::string& out;
 
     template <typename T>
-    void Put(const T& value) {
+    void Field(const T& value, const char* /*field*/) {
         static_assert(std::is_trivially_copyable_v<T>);
         out.append(reinterpret_cast<const char*>(&value), sizeof(T));
     }
+    /// A value stored as type S (a size as u64, a bool as a byte, an enum as its underlying type).
+    template <typename S, typename T>
+    void As(const T& value, const char* field) {
+        Field(static_cast<S>(value), field);
+    }
     template <typename T>
-    void PutArray(const std::vector<T>& values) {
+    void Array(const std::vector<T>& values, const char* field) {
         static_assert(std::is_trivially_copyable_v<T>);
-        Put(std::uint64_t(values.size()));
+        Field(std::uint64_t(values.size()), field);
         if (!values.empty()) out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+    }
+    /// The bodies' count was written; nothing to check.
+    template <typename T>
+    bool Resize(const std::vector<T>& /*values*/, std::uint64_t /*count*/) {
+        return true;
     }
 };
 
@@ -34,6 +45,7 @@ struct Reader {
     std::string_view bytes;
     std::size_t at = 0;
     std::string error;
+    std::size_t bodies = 0;  ///< the scene's body count: a state with another is refused
 
     bool Need(std::size_t n, const char* field) {
         if (!error.empty()) return false;
@@ -45,17 +57,23 @@ struct Reader {
         return false;
     }
     template <typename T>
-    void Get(T& value, const char* field) {
+    void Field(T& value, const char* field) {
         static_assert(std::is_trivially_copyable_v<T>);
         if (Need(sizeof(T), field)) {
             std::memcpy(&value, bytes.data() + at, sizeof(T));
             at += sizeof(T);
         }
     }
+    template <typename S, typename T>
+    void As(T& value, const char* field) {
+        S stored{};
+        Field(stored, field);
+        value = static_cast<T>(stored);
+    }
     template <typename T>
-    void GetArray(std::vector<T>& values, const char* field) {
+    void Array(std::vector<T>& values, const char* field) {
         std::uint64_t n = 0;
-        Get(n, field);
+        Field(n, field);
         if (!error.empty()) return;
         // Checked against what is left before allocating: a corrupt length is an error, not a bad_alloc.
         if (n > (bytes.size() - at) / sizeof(T)) {
@@ -70,212 +88,164 @@ struct Reader {
         std::memcpy(values.data(), bytes.data() + at, std::size_t(n) * sizeof(T));
         at += std::size_t(n) * sizeof(T);
     }
+    /// Sizes the bodies to the count read; false (and an error) for another count than the scene's.
+    template <typename T>
+    bool Resize(std::vector<T>& values, std::uint64_t count) {
+        if (!error.empty()) return false;
+        if (count != bodies) {
+            error = "a state with " + std::to_string(count) + " bodies, but the scene has " + std::to_string(bodies) +
+                    " (a state of another scene)";
+            return false;
+        }
+        values.resize(std::size_t(count));
+        return true;
+    }
 };
 
 static_assert(sizeof(Aabb) == 24 && sizeof(Lattice) == 16 && sizeof(GridGeometry) == 36,
               "snapshot layout: no padding in the structs written whole");
 
-/// A bool as one byte.
-std::uint8_t Byte(bool b) { return b ? 1 : 0; }
-
 }  // namespace
 
-Status Simulation::AppendState(std::string& out) const {
-    Writer w{out};
-    w.Put(m_time);
-    w.Put(std::int64_t(m_steps));
-    w.PutArray(m_vortons.position);
-    w.PutArray(m_vortons.vorticity);
-    w.PutArray(m_vortons.radius);
-    w.PutArray(m_vortons.volume);
-    w.PutArray(m_vortons.group);
-    w.PutArray(m_vortons.massFraction);
-    w.PutArray(m_vortons.birthHeight);
-    w.PutArray(m_tracers.position);
-    w.PutArray(m_tracers.velocity);
-    w.PutArray(m_tracers.group);
-    w.Put(m_lattice);
-    w.Put(std::uint64_t(m_seededVortons));
-    w.Put(m_seededSpacing);
-    w.Put(std::int64_t(m_remeshCount));
-    w.Put(std::int64_t(m_remeshCapped));
-    w.Put(m_remeshDropped);
-    w.Put(std::uint64_t(m_lastRemesh.before));
-    w.Put(std::uint64_t(m_lastRemesh.after));
-    w.Put(m_lastRemesh.droppedStrength);
-    w.Put(Byte(m_lastRemesh.capped));
-    w.Put(std::int32_t(m_lastRemesh.coarsened));
-    w.Put(m_lastRemesh.lattice);
-    w.Put(m_lastRemesh.sigma);
-    w.Put(m_kelvinStrength);
-    w.Put(m_collisionImpulse);
-    w.Put(m_lastMaxSpeed);
-    w.Put(m_lastVortonSpeed);
-    w.Put(m_bounds);
-    w.Put(std::uint8_t(m_activeSolver));
-    w.Put(m_stageMs);
-    w.Put(m_stepMs);
-    w.Put(std::uint64_t(m_work.vortons));
-    w.Put(std::uint64_t(m_work.solverGridPoints));
-    w.Put(std::uint64_t(m_work.solverPoints));
-    w.Put(std::uint64_t(m_work.tracerGridPoints));
+/// Named as Simulation's members, so that TransferState reads into it as into the simulation.
+struct Simulation::StagedState {
+    decltype(Simulation::m_time) m_time{};
+    decltype(Simulation::m_steps) m_steps{};
+    Vortons m_vortons;
+    Tracers m_tracers;
+    decltype(Simulation::m_lattice) m_lattice{};
+    decltype(Simulation::m_seededVortons) m_seededVortons{};
+    decltype(Simulation::m_seededSpacing) m_seededSpacing{};
+    decltype(Simulation::m_remeshCount) m_remeshCount{};
+    decltype(Simulation::m_remeshCapped) m_remeshCapped{};
+    decltype(Simulation::m_remeshDropped) m_remeshDropped{};
+    decltype(Simulation::m_lastRemesh) m_lastRemesh{};
+    decltype(Simulation::m_kelvinStrength) m_kelvinStrength{};
+    decltype(Simulation::m_collisionImpulse) m_collisionImpulse{};
+    decltype(Simulation::m_lastMaxSpeed) m_lastMaxSpeed{};
+    decltype(Simulation::m_lastVortonSpeed) m_lastVortonSpeed{};
+    decltype(Simulation::m_bounds) m_bounds{};
+    decltype(Simulation::m_activeSolver) m_activeSolver{};
+    decltype(Simulation::m_stageMs) m_stageMs{};
+    decltype(Simulation::m_stepMs) m_stepMs{};
+    decltype(Simulation::m_work) m_work{};
+    decltype(Simulation::m_cacheValid) m_cacheValid{};
+    decltype(Simulation::m_cacheKey) m_cacheKey{};
+    decltype(Simulation::m_velocity0) m_velocity0;
+    decltype(Simulation::m_stretch0) m_stretch0;
+    decltype(Simulation::m_gridPacked0) m_gridPacked0;
+    decltype(Simulation::m_velocityGrid) m_velocityGrid{};
+    decltype(Simulation::m_tracerBounds) m_tracerBounds{};
+    decltype(Simulation::m_tracerBoundsValid) m_tracerBoundsValid{};
+    decltype(Simulation::m_gridNeeded) m_gridNeeded;
+    decltype(Simulation::m_bodies) m_bodies;
+    decltype(Simulation::m_pendingPushImpulse) m_pendingPushImpulse;
+    decltype(Simulation::m_bodyFresh) m_bodyFresh;
+};
+
+template <class Io, class State>
+void Simulation::TransferState(Io& io, State& s) {
+    io.Field(s.m_time, "time");
+    io.template As<std::int64_t>(s.m_steps, "step count");
+    io.Array(s.m_vortons.position, "vortons.position");
+    io.Array(s.m_vortons.vorticity, "vortons.vorticity");
+    io.Array(s.m_vortons.radius, "vortons.radius");
+    io.Array(s.m_vortons.volume, "vortons.volume");
+    io.Array(s.m_vortons.group, "vortons.group");
+    io.Array(s.m_vortons.massFraction, "vortons.massFraction");
+    io.Array(s.m_vortons.birthHeight, "vortons.birthHeight");
+    io.Array(s.m_tracers.position, "tracers.position");
+    io.Array(s.m_tracers.velocity, "tracers.velocity");
+    io.Array(s.m_tracers.group, "tracers.group");
+    io.Field(s.m_lattice, "lattice");
+    io.template As<std::uint64_t>(s.m_seededVortons, "seeded vortons");
+    io.Field(s.m_seededSpacing, "seeded spacing");
+    io.template As<std::int64_t>(s.m_remeshCount, "remesh count");
+    io.template As<std::int64_t>(s.m_remeshCapped, "remesh capped count");
+    io.Field(s.m_remeshDropped, "remesh dropped strength");
+    io.template As<std::uint64_t>(s.m_lastRemesh.before, "last remesh");
+    io.template As<std::uint64_t>(s.m_lastRemesh.after, "last remesh");
+    io.Field(s.m_lastRemesh.droppedStrength, "last remesh");
+    io.template As<std::uint8_t>(s.m_lastRemesh.capped, "last remesh");
+    io.template As<std::int32_t>(s.m_lastRemesh.coarsened, "last remesh");
+    io.Field(s.m_lastRemesh.lattice, "last remesh");
+    io.Field(s.m_lastRemesh.sigma, "last remesh");
+    io.Field(s.m_kelvinStrength, "Kelvin strength");
+    io.Field(s.m_collisionImpulse, "collision impulse");
+    io.Field(s.m_lastMaxSpeed, "last max speed");
+    io.Field(s.m_lastVortonSpeed, "last vorton speed");
+    io.Field(s.m_bounds, "bounds");
+    io.template As<std::uint8_t>(s.m_activeSolver, "active solver");
+    io.Field(s.m_stageMs, "stage times");
+    io.Field(s.m_stepMs, "step time");
+    io.template As<std::uint64_t>(s.m_work.vortons, "step work");
+    io.template As<std::uint64_t>(s.m_work.solverGridPoints, "step work");
+    io.template As<std::uint64_t>(s.m_work.solverPoints, "step work");
+    io.template As<std::uint64_t>(s.m_work.tracerGridPoints, "step work");
     // The velocities the last step computed for the next one, so the continuation reuses
     // them as the uninterrupted run does rather than relying on a fresh evaluation (on the
     // first step's grid, not the last step's) giving the same bits.
-    w.Put(Byte(m_cacheValid));
-    w.Put(std::uint8_t(m_cacheKey.solver));
-    w.Put(m_cacheKey.theta);
-    w.Put(std::int32_t(m_cacheKey.leafSize));
-    w.Put(std::int32_t(m_cacheKey.gridCells));
-    w.Put(m_cacheKey.gridSpacing);
-    w.Put(std::uint64_t(m_cacheKey.vortons));
-    w.Put(std::uint64_t(m_cacheKey.tracers));
-    w.PutArray(m_velocity0);
-    w.PutArray(m_stretch0);
-    w.PutArray(m_gridPacked0);
-    w.Put(m_velocityGrid.base);
-    w.Put(std::int32_t(m_velocityGrid.levels));
-    w.Put(m_tracerBounds);
-    w.Put(Byte(m_tracerBoundsValid));
-    w.PutArray(m_gridNeeded);
+    io.template As<std::uint8_t>(s.m_cacheValid, "velocity cache");
+    io.template As<std::uint8_t>(s.m_cacheKey.solver, "velocity cache key");
+    io.Field(s.m_cacheKey.theta, "velocity cache key");
+    io.template As<std::int32_t>(s.m_cacheKey.leafSize, "velocity cache key");
+    io.template As<std::int32_t>(s.m_cacheKey.gridCells, "velocity cache key");
+    io.Field(s.m_cacheKey.gridSpacing, "velocity cache key");
+    io.template As<std::uint64_t>(s.m_cacheKey.vortons, "velocity cache key");
+    io.template As<std::uint64_t>(s.m_cacheKey.tracers, "velocity cache key");
+    io.Array(s.m_velocity0, "cached vorton velocities");
+    io.Array(s.m_stretch0, "cached vorton stretching");
+    io.Array(s.m_gridPacked0, "cached tracer grid");
+    io.Field(s.m_velocityGrid.base, "tracer grid geometry");
+    io.template As<std::int32_t>(s.m_velocityGrid.levels, "tracer grid levels");
+    io.Field(s.m_tracerBounds, "tracer bounds");
+    io.template As<std::uint8_t>(s.m_tracerBoundsValid, "tracer bounds");
+    io.Array(s.m_gridNeeded, "tracer grid mask");
     // The bodies: their motion and what the next coupling counts. Each field on its own:
     // BodyState has padding. Not the image flow of bodies that make their own vorticity: every
     // step evaluates it again before coupling (Snapshot.LoadedRunContinuesBitForBit covers
     // falling_ball and ball_through_smoke).
-    w.Put(std::uint64_t(m_bodies.size()));
-    for (const BodyState& b : m_bodies) {
-        w.Put(b.position);
-        w.Put(b.velocity);
-        w.Put(b.angularVelocity);
-        w.Put(b.orientation);
-        w.Put(b.fluidForce);
-        w.Put(b.weightForce);
-        w.Put(b.fluidTorque);
-        w.Put(b.fluidDensity);
-        w.Put(Byte(b.grabbed));
-        w.Put(b.grabTarget);
+    std::uint64_t bodyCount = s.m_bodies.size();
+    io.Field(bodyCount, "body count");
+    if (!io.Resize(s.m_bodies, bodyCount)) return;
+    for (auto& b : s.m_bodies) {
+        io.Field(b.position, "body");
+        io.Field(b.velocity, "body");
+        io.Field(b.angularVelocity, "body");
+        io.Field(b.orientation, "body");
+        io.Field(b.fluidForce, "body");
+        io.Field(b.weightForce, "body");
+        io.Field(b.fluidTorque, "body");
+        io.Field(b.fluidDensity, "body");
+        io.template As<std::uint8_t>(b.grabbed, "body");
+        io.Field(b.grabTarget, "body");
     }
-    w.PutArray(m_pendingPushImpulse);
-    w.PutArray(m_bodyFresh);
+    io.Array(s.m_pendingPushImpulse, "pending push impulse");
+    io.Array(s.m_bodyFresh, "fresh bodies");
+}
+
+Status Simulation::AppendState(std::string& out) const {
+    Writer w{out};
+    TransferState(w, *this);
     return Ok{};
 }
 
 Status Simulation::RestoreState(std::string_view bytes) {
-    // Everything is read into copies first; the simulation changes only once all of it was read and checked.
-    Reader r{bytes, 0, {}};
-    double time = 0.0;
-    std::int64_t steps = 0;
-    Vortons vortons;
-    Tracers tracers;
-    r.Get(time, "time");
-    r.Get(steps, "step count");
-    r.GetArray(vortons.position, "vortons.position");
-    r.GetArray(vortons.vorticity, "vortons.vorticity");
-    r.GetArray(vortons.radius, "vortons.radius");
-    r.GetArray(vortons.volume, "vortons.volume");
-    r.GetArray(vortons.group, "vortons.group");
-    r.GetArray(vortons.massFraction, "vortons.massFraction");
-    r.GetArray(vortons.birthHeight, "vortons.birthHeight");
-    r.GetArray(tracers.position, "tracers.position");
-    r.GetArray(tracers.velocity, "tracers.velocity");
-    r.GetArray(tracers.group, "tracers.group");
-    Lattice lattice;
-    std::uint64_t seededVortons = 0, before = 0, after = 0;
-    float seededSpacing = 0.0f;
-    std::int64_t remeshCount = 0, remeshCapped = 0;
-    double remeshDropped = 0.0;
-    RemeshReport lastRemesh;
-    std::uint8_t capped = 0;
-    std::int32_t coarsened = 0;
-    r.Get(lattice, "lattice");
-    r.Get(seededVortons, "seeded vortons");
-    r.Get(seededSpacing, "seeded spacing");
-    r.Get(remeshCount, "remesh count");
-    r.Get(remeshCapped, "remesh capped count");
-    r.Get(remeshDropped, "remesh dropped strength");
-    r.Get(before, "last remesh");
-    r.Get(after, "last remesh");
-    r.Get(lastRemesh.droppedStrength, "last remesh");
-    r.Get(capped, "last remesh");
-    r.Get(coarsened, "last remesh");
-    r.Get(lastRemesh.lattice, "last remesh");
-    r.Get(lastRemesh.sigma, "last remesh");
-    lastRemesh.before = std::size_t(before);
-    lastRemesh.after = std::size_t(after);
-    lastRemesh.capped = capped != 0;
-    lastRemesh.coarsened = coarsened;
-    glm::dvec3 kelvin(0.0), collision(0.0);
-    double lastMaxSpeed = 0.0, lastVortonSpeed = 0.0, stepMs = 0.0;
-    Aabb bounds, tracerBounds;
-    std::uint8_t activeSolver = 0, cacheValid = 0, tracerBoundsValid = 0, keySolver = 0;
-    StageTimes stageMs{};
-    std::uint64_t work[4] = {};
-    r.Get(kelvin, "Kelvin strength");
-    r.Get(collision, "collision impulse");
-    r.Get(lastMaxSpeed, "last max speed");
-    r.Get(lastVortonSpeed, "last vorton speed");
-    r.Get(bounds, "bounds");
-    r.Get(activeSolver, "active solver");
-    r.Get(stageMs, "stage times");
-    r.Get(stepMs, "step time");
-    for (std::uint64_t& wk : work) r.Get(wk, "step work");
-    CacheKey key{};
-    std::int32_t leafSize = 0, gridCells = 0, levels = 0;
-    std::uint64_t keyVortons = 0, keyTracers = 0;
-    r.Get(cacheValid, "velocity cache");
-    r.Get(keySolver, "velocity cache key");
-    r.Get(key.theta, "velocity cache key");
-    r.Get(leafSize, "velocity cache key");
-    r.Get(gridCells, "velocity cache key");
-    r.Get(key.gridSpacing, "velocity cache key");
-    r.Get(keyVortons, "velocity cache key");
-    r.Get(keyTracers, "velocity cache key");
-    std::vector<glm::vec3> velocity0, stretch0;
-    std::vector<GridSampler::Float4> packed0;
-    NestedGrid grid;
-    std::vector<std::uint8_t> needed;
-    r.GetArray(velocity0, "cached vorton velocities");
-    r.GetArray(stretch0, "cached vorton stretching");
-    r.GetArray(packed0, "cached tracer grid");
-    r.Get(grid.base, "tracer grid geometry");
-    r.Get(levels, "tracer grid levels");
-    r.Get(tracerBounds, "tracer bounds");
-    r.Get(tracerBoundsValid, "tracer bounds");
-    r.GetArray(needed, "tracer grid mask");
-    std::uint64_t bodyCount = 0;
-    r.Get(bodyCount, "body count");
-    std::vector<BodyState> bodies;
-    if (r.error.empty() && bodyCount != m_setup.bodies.size()) {
-        return Error{"a state with " + std::to_string(bodyCount) + " bodies, but the scene has " +
-                     std::to_string(m_setup.bodies.size()) + " (a state of another scene)"};
-    }
-    bodies.resize(std::size_t(r.error.empty() ? bodyCount : 0));
-    for (BodyState& b : bodies) {
-        std::uint8_t grabbed = 0;
-        r.Get(b.position, "body");
-        r.Get(b.velocity, "body");
-        r.Get(b.angularVelocity, "body");
-        r.Get(b.orientation, "body");
-        r.Get(b.fluidForce, "body");
-        r.Get(b.weightForce, "body");
-        r.Get(b.fluidTorque, "body");
-        r.Get(b.fluidDensity, "body");
-        r.Get(grabbed, "body");
-        r.Get(b.grabTarget, "body");
-        b.grabbed = grabbed != 0;
-    }
-    std::vector<glm::dvec3> pendingPush;
-    std::vector<std::uint8_t> bodyFresh;
-    r.GetArray(pendingPush, "pending push impulse");
-    r.GetArray(bodyFresh, "fresh bodies");
+    // Read into a staged copy and checked first; the simulation changes only once all of it
+    // was read and checked, by reading the same bytes again into it.
+    Reader r{bytes, 0, {}, m_setup.bodies.size()};
+    StagedState s;
+    TransferState(r, s);
     if (!r.error.empty()) return Error{r.error};
-    if (pendingPush.size() > bodies.size() || bodyFresh.size() != m_bodyFresh.size()) {
-        return Error{"per-body entries that do not fit " + std::to_string(bodies.size()) + " bodies"};
+    if (s.m_pendingPushImpulse.size() > s.m_bodies.size() || s.m_bodyFresh.size() != m_bodyFresh.size()) {
+        return Error{"per-body entries that do not fit " + std::to_string(s.m_bodies.size()) + " bodies"};
     }
     if (r.at != bytes.size()) {
         return Error{std::to_string(bytes.size() - r.at) + " bytes after the end of the state (not a state of this version)"};
     }
     // Sizes and indices that must agree with each other and with this setup.
+    const Vortons& vortons = s.m_vortons;
+    const Tracers& tracers = s.m_tracers;
     const std::size_t n = vortons.position.size();
     if (vortons.vorticity.size() != n || vortons.radius.size() != n || vortons.volume.size() != n ||
         vortons.group.size() != n || vortons.massFraction.size() != n || vortons.birthHeight.size() != n) {
@@ -298,58 +268,26 @@ Status Simulation::RestoreState(std::string_view bytes) {
                          " groups (a state of another scene)"};
         }
     }
-    if (activeSolver > std::uint8_t(Solver::Auto) || keySolver > std::uint8_t(Solver::Auto)) {
+    if (std::uint8_t(s.m_activeSolver) > std::uint8_t(Solver::Auto) ||
+        std::uint8_t(s.m_cacheKey.solver) > std::uint8_t(Solver::Auto)) {
         return Error{"an unknown solver"};
     }
+    const int levels = s.m_velocityGrid.levels;
     if (levels < 1 || levels > kMaxGridLevels) return Error{"a tracer grid of " + std::to_string(levels) + " levels"};
-    grid.levels = levels;
-    if (cacheValid) {
-        if (velocity0.size() != n || stretch0.size() != n) return Error{"cached velocities of another vorton count"};
-        if (!tracers.position.empty() && (packed0.size() != grid.PointCount() || needed.size() != grid.PointCount())) {
+    if (s.m_cacheValid) {
+        if (s.m_velocity0.size() != n || s.m_stretch0.size() != n) return Error{"cached velocities of another vorton count"};
+        const std::size_t points = s.m_velocityGrid.PointCount();
+        if (!tracers.position.empty() && (s.m_gridPacked0.size() != points || s.m_gridNeeded.size() != points)) {
             return Error{"a cached tracer grid of another size than its geometry"};
         }
     }
-    key.solver = Solver(keySolver);
-    key.leafSize = leafSize;
-    key.gridCells = gridCells;
-    key.vortons = std::size_t(keyVortons);
-    key.tracers = std::size_t(keyTracers);
 
     // All read and checked: the state is replaced.
-    m_time = time;
-    m_steps = steps;
-    m_vortons = std::move(vortons);
-    m_tracers = std::move(tracers);
-    m_lattice = lattice;
-    m_seededVortons = std::size_t(seededVortons);
-    m_seededSpacing = seededSpacing;
-    m_remeshCount = remeshCount;
-    m_remeshCapped = remeshCapped;
-    m_remeshDropped = remeshDropped;
-    m_lastRemesh = lastRemesh;
-    m_kelvinStrength = kelvin;
-    m_collisionImpulse = collision;
-    m_lastMaxSpeed = lastMaxSpeed;
-    m_lastVortonSpeed = lastVortonSpeed;
-    m_bounds = bounds;
-    m_activeSolver = Solver(activeSolver);
-    m_stageMs = stageMs;
-    m_stepMs = stepMs;
-    m_work = StepWork{std::size_t(work[0]), std::size_t(work[1]), std::size_t(work[2]), std::size_t(work[3])};
-    m_cacheValid = cacheValid != 0;
-    m_cacheKey = key;
-    m_velocity0 = std::move(velocity0);
-    m_stretch0 = std::move(stretch0);
-    m_gridPacked0 = std::move(packed0);
-    m_velocityGrid = grid;
-    m_tracerBounds = tracerBounds;
-    m_tracerBoundsValid = tracerBoundsValid != 0;
-    m_gridNeeded = std::move(needed);
+    Reader again{bytes, 0, {}, m_setup.bodies.size()};
+    TransferState(again, *this);
+    assert(again.error.empty() && again.at == bytes.size());
     m_densityGridValid = false;
     m_internals->profile.Build(m_setup.groups, m_seededSpacing);
-    m_bodies = std::move(bodies);
-    m_pendingPushImpulse = std::move(pendingPush);
-    m_bodyFresh = std::move(bodyFresh);
     return Ok{};
 }
 
