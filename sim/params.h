@@ -34,7 +34,7 @@ enum class Solver : std::uint8_t {
     Auto,
 };
 /// Vorton count from which Solver::Auto uses the grid solver.
-inline constexpr std::size_t kAutoGridVortons = 750;
+inline constexpr std::size_t kAutoGridVortons = 1000;
 /// Grid points per vorton beyond which Solver::Auto takes the treecode
 /// instead of the grid solver: the vortons fill too little of their box.
 inline constexpr std::size_t kAutoTreeSparsity = 16;
