@@ -68,30 +68,27 @@ struct FlowSample {
 /// Measures `sim` now; `wallSeconds` is stored as given.
 FlowSample MeasureFlow(const Simulation& sim, double wallSeconds);
 
-/// Whether and how closely dI/dt = (g/ρ₀) Σ δρ_k V_k holds for a setup.
-struct ImpulseLaw {
-    /// Empty when the law applies: gravity and some buoyant (non-layer) dye, no bodies (they
-    /// exchange momentum with the fluid), no layer groups (the stratified ambient's sponge
-    /// takes impulse out), no emitters (they let fluid go). Else why not, for the dock.
-    std::string inapplicable;
-    /// Relative tolerance of the check (see ImpulseLawFor in flow_diagnostics.cpp).
-    double tolerance = 0.0;
-    /// What the tolerance allows for, for the dock.
-    std::string note;
+/// Whether a closed-form law applies to a setup, and how closely it must hold there.
+struct ClosedFormLaw {
+    std::string inapplicable;  ///< empty when the law applies, else why not (for the dock)
+    double tolerance = 0.0;    ///< relative tolerance of the check (see each law's ...For)
+    std::string note;          ///< what the tolerance allows for (for the dock)
 };
+
+/// Whether and how closely dI/dt = (g/ρ₀) Σ δρ_k V_k holds for a setup. It applies with
+/// gravity and some buoyant (non-layer) dye, no bodies (they exchange momentum with the
+/// fluid), no layer groups (the stratified ambient's sponge takes impulse out), no emitters
+/// (they let fluid go).
+struct ImpulseLaw : ClosedFormLaw {};
 /// Tolerance of the impulse law with the subgrid model off, and with it on (smagorinsky > 0).
 inline constexpr double kImpulseTolerance = 0.03;
 inline constexpr double kImpulseToleranceSubgrid = 0.10;
 ImpulseLaw ImpulseLawFor(const SceneSetup& setup);
 
 /// Whether and how closely a ring moves at Saffman's speed for the Γ, R and a measured of it.
-struct RingLaw {
-    /// Empty when it applies: one group carrying circulation (a torus), no bodies, emitters or
-    /// layers, and no buoyant dye under gravity (buoyancy would push the ring). Else why not.
-    std::string inapplicable;
-    double tolerance = 0.0;
-    std::string note;
-};
+/// It applies with one group carrying circulation (a torus), no bodies, emitters or layers,
+/// and no buoyant dye under gravity (buoyancy would push the ring).
+struct RingLaw : ClosedFormLaw {};
 /// See RingLawFor in flow_diagnostics.cpp for what the tolerance allows for.
 inline constexpr double kRingSpeedTolerance = 0.20;
 /// Thin-ring limit of the check: beyond, the O((a/R)²) corrections exceed 6 %.
@@ -102,15 +99,12 @@ RingLaw RingLawFor(const SceneSetup& setup);
 const char* RingLawObstacle(const SceneSetup& setup);
 
 /// Whether and how closely a falling (or rising) ball reaches the drag curve's terminal
-/// velocity (sim/bodies/drag_curve.h).
-struct TerminalLaw {
-    /// Empty when it applies: exactly one free body, body_sheet on (the ball makes its own
-    /// wake), gravity, a density other than the ambient's, no stratified layers. Else why not.
-    std::string inapplicable;
+/// velocity (sim/bodies/drag_curve.h). It applies with exactly one free body, body_sheet on
+/// (the ball makes its own wake), gravity, a density other than the ambient's, no stratified
+/// layers.
+struct TerminalLaw : ClosedFormLaw {
     glm::dvec3 expected{0.0};  ///< the drag curve's terminal velocity, m/s, along ±g
     double reynolds = 0.0;     ///< U_t·2R/ν at it
-    double tolerance = 0.0;
-    std::string note;
 };
 /// The terminal-velocity tolerance and the settling criterion: issue 12's "within 30 % of the
 /// drag curve, reached without wandering by more than ±15 % once settled".

@@ -91,12 +91,12 @@ TEST(FlowDiagnostics, ImpulseCheckFailsAWrongRate) {
             sample.buoyancyImpulseRate = rate;
             log.Push(sample);
         }
-        const ClosedFormCheck c = log.Check(ImpulseLaw{{}, kImpulseTolerance, {}});
+        const ClosedFormCheck c = log.Check(ImpulseLaw{{{}, kImpulseTolerance, {}}});
         ASSERT_TRUE(c.applies);
         EXPECT_NEAR(c.relativeError, 1.0 - factor, 1e-9);
         EXPECT_EQ(c.pass, 1.0 - factor <= kImpulseTolerance) << factor;
         // The dock's error plot: one window so far, the same error.
-        const auto series = log.ErrorSeries(ImpulseLaw{{}, kImpulseTolerance, {}});
+        const auto series = log.ErrorSeries(ImpulseLaw{{{}, kImpulseTolerance, {}}});
         ASSERT_EQ(series.size(), 1u);
         EXPECT_EQ(series[0], c.relativeError);
     }
@@ -110,8 +110,8 @@ TEST(FlowDiagnostics, LogStartsAnewAfterAGapAndNeedsAWindow) {
         sample.time = 0.02 * s;
         log.Push(sample);
     }
-    EXPECT_FALSE(log.Check(ImpulseLaw{{}, kImpulseTolerance, {}}).applies);
-    EXPECT_NE(log.Check(ImpulseLaw{{}, kImpulseTolerance, {}}).reason.find("needs"), std::string::npos);
+    EXPECT_FALSE(log.Check(ImpulseLaw{{{}, kImpulseTolerance, {}}}).applies);
+    EXPECT_NE(log.Check(ImpulseLaw{{{}, kImpulseTolerance, {}}}).reason.find("needs"), std::string::npos);
     FlowSample reset;
     reset.step = 1;  // a reset: not step 6
     log.Push(reset);
@@ -253,7 +253,7 @@ FlowLog RingSamples(double factor, double core) {
 }
 
 TEST(FlowDiagnostics, RingCheckFailsAWrongSpeedAndAThickCore) {
-    const RingLaw law{{}, kRingSpeedTolerance, {}};
+    const RingLaw law{{{}, kRingSpeedTolerance, {}}};
     // Saffman's speed for Γ = 0.5, R = 0.3, a = 0.06: 0.5/(4π·0.3)·(ln 40 − 0.558) = 0.4152 m/s.
     EXPECT_NEAR(SaffmanRingSpeed(0.5, 0.3, 0.06), 0.4152, 1e-4);
     for (const double factor : {1.0, 0.85, 0.7, 0.5}) {
