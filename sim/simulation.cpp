@@ -314,7 +314,9 @@ Simulation::VortonMoments Simulation::SumVortonMoments(std::span<const glm::vec3
         m.strength += glm::length(alpha);
         m.impulse += 0.5 * glm::cross(x, alpha);
         m.enstrophy += glm::dot(w, w) * volume;
-        m.excessMass += double(VortonDensityDeviation(k)) * volume;
+        const double mass = double(VortonDensityDeviation(k)) * volume;
+        m.excessMass += mass;
+        m.absExcessMass += std::abs(mass);
         if (!velocity.empty()) m.energySum += glm::dot(glm::dvec3(velocity[k]), glm::cross(x, alpha));
     }
     return m;

@@ -189,6 +189,7 @@ public:
         glm::dvec3 impulse{0.0};      ///< ½ Σ x_k × α_k, m⁴/s
         double enstrophy = 0.0;       ///< Σ |ω_k|² V_k, m³/s²
         double excessMass = 0.0;      ///< Σ δρ_k V_k, kg
+        double absExcessMass = 0.0;   ///< Σ |δρ_k| V_k, kg: heavy and light dye both counted
         /// Σ u_k·(x_k × α_k), m⁶/s² (ρ₀ times it is the kinetic energy, Saffman
         /// eq. 3.2.4), with `velocity` (N, e.g. VortonVelocities()); 0 when it is empty.
         double energySum = 0.0;

@@ -58,6 +58,10 @@ struct FlowSample {
     double excessMass = 0.0;     ///< Σ δρ_k V_k, kg
     /// (g/ρ₀) Σ δρ_k V_k, m⁴/s², with this step's g and ρ₀: the impulse rate buoyancy gives.
     glm::dvec3 buoyancyImpulseRate{0.0};
+    /// (|g|/ρ₀) Σ |δρ_k| V_k, m⁴/s²: the impulse rate the heavy and the light dye would give
+    /// each on its own, summed. The impulse law's error is measured against it when they
+    /// cancel (two_drops: dI/dt ≈ 0 to within the round-off of the excess masses).
+    double buoyancyScale = 0.0;
     std::size_t vortons = 0;
     std::size_t tracers = 0;
     RingMeasure ring;             ///< the vortons read as a ring (RingCheck)

@@ -102,6 +102,30 @@ TEST(FlowDiagnostics, ImpulseCheckFailsAWrongRate) {
     }
 }
 
+TEST(FlowDiagnostics, ImpulseCheckOfCancellingDyeIsRelativeToEachDyesRate) {
+    // Heavy and light dye of equal excess mass (two_drops): (g/ρ₀)Σδρ_kV_k is round-off, and
+    // an error relative to it would be millions of percent for any drift. The check measures
+    // it against (|g|/ρ₀)Σ|δρ_k|V_k, the rate each drop gives on its own, summed: a drift of
+    // 1 % of that passes, one of 20 % fails.
+    for (const double drift : {0.01, 0.2}) {
+        FlowLog log;
+        const double scale = 2.0 * 9.81 * 1.75 / 1000.0;  // two drops of ±1.75 kg in water
+        for (int s = 0; s <= int(FlowLog::kWindow); ++s) {
+            FlowSample sample;
+            sample.step = s + 1;
+            sample.time = 0.02 * (s + 1);
+            sample.impulse = glm::dvec3(drift * scale * sample.time, 0.0, 0.0);
+            sample.buoyancyImpulseRate = glm::dvec3(0.0, 0.0, 5.8e-9);
+            sample.buoyancyScale = scale;
+            log.Push(sample);
+        }
+        const ClosedFormCheck c = log.Check(ImpulseLaw{{{}, kImpulseTolerance, {}}});
+        ASSERT_TRUE(c.applies);
+        EXPECT_NEAR(c.relativeError, drift, 1e-6);
+        EXPECT_EQ(c.pass, drift <= kImpulseTolerance) << drift;
+    }
+}
+
 TEST(FlowDiagnostics, LogStartsAnewAfterAGapAndNeedsAWindow) {
     FlowLog log;
     for (int s = 1; s <= 5; ++s) {
