@@ -32,8 +32,6 @@ constexpr std::size_t kPairwiseFrom = 500;
 constexpr int kPhasedFromLayers = 24;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
-
-
 /// Everything the pair loop reads: the cell list and the cell-ordered copies.
 struct PseView {
     std::span<const glm::vec3> position, vorticity;  // as given (not permuted)
@@ -50,7 +48,6 @@ struct PseView {
 
 /// x with its components in the cell list's axis order.
 inline glm::vec3 Permuted(glm::vec3 x, glm::ivec3 axes) { return {x[axes.x], x[axes.y], x[axes.z]}; }
-
 
 /// The run of the sorted arrays that row (j, k) of the cell list holds within
 /// reach of a point at `rel` (m from the cell origin): only the cells the

@@ -18,7 +18,6 @@ namespace {
 // ABI note about 32-byte vectors without AVX does not concern us.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-
 /// The sources as one array per component, padded with inert sources (α = 0,
 /// σ² = 1) to a multiple of eight, which add exactly zero.
 struct SoaSources {
