@@ -284,6 +284,7 @@ void Simulation::RemeshVortons() {
     }
     settings.bodies = m_bodySpheres;
     settings.keepInside = BodySheets();
+    settings.capFarthestFirst = BodySheets();
     // A body's surface needs vortons: coarsen only while its radius spans
     // 2.5 spacings (or not at all, if the seeding was coarser already); a
     // body that makes its own vorticity, 4 (coarser, its sheet's drag grows

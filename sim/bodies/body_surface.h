@@ -42,7 +42,7 @@ inline void AddDipoleField(glm::vec3 d, float r2, glm::vec3 p, float c, glm::vec
 /// The points of the unit sphere a body is sampled at and the image sources
 /// inside it, with the least-squares fit from the one to the other.
 struct SurfaceStencil {
-    std::vector<glm::vec3> normal;  ///< M unit normals (a Fibonacci sphere), also the points on the unit sphere
+    std::vector<glm::vec3> normal;  ///< M unit normals (see MakeSurfaceStencil), also the points on the unit sphere
     std::vector<glm::vec3> source;  ///< K image-source points inside the unit sphere
     /// K×M, row-major: source strengths q (m³/s) = R²·fit·b for the normal
     /// velocities b (m/s) at the M points of a sphere of radius R; Σq = 0.
@@ -57,13 +57,15 @@ struct SurfaceStencil {
     std::size_t Points() const { return normal.size(); }
 };
 
-/// The stencil with M surface points (M ≥ 16) and K = min(M/2, 96) sources
+/// The stencil with M surface points (M ≥ 16; for M a multiple of 4 the symmetric set
+/// of body_surface.cpp, else a Fibonacci sphere) and K = min(M/2, 96) sources (rounded
+/// down to a multiple of 4 with M)
 /// at 0.6 of the radius, fitted with a small Tikhonov term (relative 10⁻⁶)
 /// so modes finer than the sources resolve are left alone, not amplified.
 SurfaceStencil MakeSurfaceStencil(std::size_t points);
 
 /// Surface points for a sphere of radius R whose spacing is about the
-/// vorton spacing h: 4π(R/h)², at least 48.
+/// vorton spacing h: 4π(R/h)², at least 48, rounded to a multiple of 4.
 std::size_t SurfacePointsFor(float radius, float spacing);
 
 /// Makes `stencil`'s smoothing weights for a sphere of `radiusOverSpacing`

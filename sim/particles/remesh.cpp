@@ -231,17 +231,34 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         ranks.reserve(kept);
         for (std::size_t idx = 0; idx < points; ++idx) {
             if (tier[idx] == kDropped) continue;
-            const float strength = tier[idx] == kFluid
-                                       ? volume[idx * channels + std::size_t(best[idx])]
-                                       : glm::length(alpha[idx]);
+            float strength = tier[idx] == kFluid ? volume[idx * channels + std::size_t(best[idx])]
+                                                 : glm::length(alpha[idx]);
+            if (settings.capFarthestFirst && tier[idx] == kVorticity && !settings.bodies.empty()) {
+                const std::size_t i = idx % std::size_t(dims.x), j = (idx / std::size_t(dims.x)) % std::size_t(dims.y),
+                                  k = idx / (std::size_t(dims.x) * std::size_t(dims.y));
+                const glm::vec3 x = lattice.origin + h * glm::vec3(lo + glm::ivec3(int(i), int(j), int(k)));
+                float gap = std::numeric_limits<float>::max();
+                for (const glm::vec4& body : settings.bodies) {
+                    gap = std::min(gap, glm::length(x - glm::vec3(body)) - body.w);
+                }
+                strength = -gap;  // the farthest ranks lowest
+            }
             ranks.push_back({tier[idx], strength, std::uint32_t(idx)});
         }
         std::sort(ranks.begin(), ranks.end());
-        for (std::size_t r = 0; r < kept - settings.maxVortons; ++r) {
+        std::size_t cut = kept - settings.maxVortons;
+        // Points that rank equal go together: by distance, a point and its
+        // mirror images about a body rank equal, and splitting them by index
+        // would drop one side.
+        while (settings.capFarthestFirst && cut < ranks.size() && ranks[cut].tier == ranks[cut - 1].tier &&
+               ranks[cut].strength == ranks[cut - 1].strength) {
+            ++cut;
+        }
+        for (std::size_t r = 0; r < cut; ++r) {
             tier[ranks[r].idx] = kDropped;
             dropped += double(glm::length(alpha[ranks[r].idx]));
         }
-        kept = settings.maxVortons;
+        kept -= cut;
     }
 
     // Each group's total volume goes to the points that keep its fluid.

@@ -59,6 +59,13 @@ struct RemeshSettings {
     /// (the caller moves it out; bodies that make their own vorticity) rather
     /// than letting it go.
     bool keepInside = false;
+    /// When the cap binds, drop the vorticity-only points farthest from every
+    /// body first, not the weakest (bodies that make their own vorticity: the
+    /// oldest wake goes first). A ranking by distance has a body's symmetries;
+    /// the weakest points of a symmetric flow are picked by round-off, and on
+    /// a spinning ball their impulse, dropped remesh after remesh, drove a
+    /// flow along the axis (issue 10).
+    bool capFarthestFirst = false;
     /// A lattice box with more points than this is not remeshed (false returned).
     std::size_t maxPoints = std::size_t(1) << 25;
 };

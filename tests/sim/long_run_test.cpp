@@ -125,11 +125,22 @@ TEST_P(LongRunScene, TwoThousandStepsAtSteadyWork) {
     // Bodies that make their own vorticity (body_sheet) start from few
     // vortons and fill the cap's room for their wakes (50 sheets of 4π(R/h)²
     // each) within the first seconds; a remesh enforces the cap, and up to
-    // remesh_every sheets are released between two. Their reference window
-    // is the second (5–10 s), when the wake has filled its room.
+    // remesh_every sheets are released between two. Once the count is at the
+    // cap the same vortons still spread until they reach wake_length from the
+    // body, and the solver's box grows with them: falling_ball's grid had
+    // 106k points at 5 s, 269k at 10 s, then 264–278k to 35 s (3,000
+    // tracers). Their reference window is therefore the third (10–15 s),
+    // when the wake fills both its count and its extent; the growth before
+    // it is bounded by the cap and by wake_length.
     EXPECT_LE(most, sim.MaxVortons() + std::size_t(setup.params.remeshEvery) * sheets);
     EXPECT_LE(sim.MaxVortons(), 3 * seeded / 2 + 50 * sheets + 64);
-    const std::size_t first = setup.params.bodySheet ? 1 : 0;
+    if (setup.params.bodySheet) {
+        EXPECT_GT(setup.params.wakeLength, 0.0f) << "the wake would spread without bound";
+    }
+    const std::size_t first = setup.params.bodySheet ? 2 : 0;
+    for (std::size_t w = 0; w < solver.size(); ++w) {
+        test::Measured("window_" + std::to_string(w) + "_median_solver_points", Median(solver[w]));
+    }
     const double firstVortons = Median(vortons[first]), firstSolver = Median(solver[first]);
     double worstMedian = 0.0, worstP95 = 0.0, vortonP95 = 0.0, solverP95 = 0.0;
     for (std::size_t w = 4; w < vortons.size(); ++w) {  // after 20 s
@@ -144,7 +155,8 @@ TEST_P(LongRunScene, TwoThousandStepsAtSteadyWork) {
     test::Measured("worst_window_median_over_first", worstMedian);
     test::Measured("worst_window_p95_over_first_vortons", vortonP95);
     test::Measured("worst_window_p95_over_first_solver", solverP95);
-    test::Measured("vortons_end_over_seeded", double(sim.GetVortons().Size()) / double(seeded));
+    if (seeded > 0) test::Measured("vortons_end_over_seeded", double(sim.GetVortons().Size()) / double(seeded));
+    test::Measured("vortons_end_over_cap", double(sim.GetVortons().Size()) / double(sim.MaxVortons()));
     EXPECT_LE(worstMedian, 2.0);
     EXPECT_LE(worstP95, 3.0);
 }
