@@ -89,8 +89,10 @@ struct BodyImage {
     glm::vec3 relative{0.0f};         ///< body velocity − free stream, m/s
     glm::vec3 rigidVelocity{0.0f};    ///< body velocity − free stream, for points inside
     glm::vec3 angularVelocity{0.0f};  ///< Ω, rad/s: for points inside, and the body's vorticity 2Ω
-    std::vector<glm::vec3> sourcePosition;  ///< K, m
-    std::vector<float> strength;            ///< K, m³/s
+    /// The K sources as one array per component, padded with inert sources
+    /// (q = 0, at the first source's place) to a multiple of 8: positions (m)
+    /// and strengths q (m³/s).
+    std::vector<float> sourceX, sourceY, sourceZ, strength;
     glm::vec3 dipole{0.0f};  ///< Σ q (x_k − c), m⁴/s: the sources' far field
 
     bool Inside(glm::vec3 x) const;
