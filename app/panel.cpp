@@ -48,17 +48,17 @@ bool GravityWidget(SimParams& p, const SimParams& scene) {
 
 /// The parameters of SimParams the table places in `panel`, live ones or those applied on
 /// reset, each with its table label and slider range (the gravity vector as magnitude and
-/// direction). Only those that apply: the treecode's opening angle where the tree may run.
-/// Returns true when one was edited.
-bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>::Panel panel, bool live) {
+/// direction). Only those that apply: the treecode's opening angle where the tree may run,
+/// the wake length where there are `bodies`. Returns true when one was edited.
+bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>::Panel panel, bool live,
+                     bool bodies) {
     bool edited = false;
     const bool treeInUse = p.solver == Solver::Tree || p.solver == Solver::Auto;
     for (const auto& info : SimParamInfos()) {
         if (info.panel != panel || info.live != live) continue;
         const auto* real = std::get_if<float SimParams::*>(&info.member);
         if (!treeInUse && real && *real == &SimParams::treeTheta) continue;
-        // The wake length only matters where bodies make their own vorticity.
-        if (!p.bodySheet && real && *real == &SimParams::wakeLength) continue;
+        if (!bodies && real && *real == &SimParams::wakeLength) continue;
         if (const auto* vec = std::get_if<glm::vec3 SimParams::*>(&info.member); vec && *vec == &SimParams::gravity) {
             edited |= GravityWidget(p, scene);
             continue;
@@ -130,7 +130,7 @@ void PhysicsSection(DemoApp& app) {
     SimParams& p = app.Setup().params;
     const SceneSetup& scene = app.CurrentScene().setup;
     using Panel = ParamInfo<SimParams>::Panel;
-    bool edited = SimParamWidgets(p, scene.params, Panel::Fluid, true);
+    bool edited = SimParamWidgets(p, scene.params, Panel::Fluid, true, !app.Setup().bodies.empty());
     for (std::size_t i = 0; i < app.Setup().groups.size(); ++i) {
         DensityGroup& g = app.Setup().groups[i];
         const DensityGroup& sceneGroup = i < scene.groups.size() ? scene.groups[i] : g;
@@ -162,14 +162,15 @@ void InternalsSection(DemoApp& app) {
     SimParams& p = app.Setup().params;
     const SimParams& scene = app.CurrentScene().setup.params;
     using Panel = ParamInfo<SimParams>::Panel;
-    bool edited = SimParamWidgets(p, scene, Panel::Solver, true);
+    const bool bodies = !app.Setup().bodies.empty();
+    bool edited = SimParamWidgets(p, scene, Panel::Solver, true, bodies);
     int threads = app.Threads();
     // Up to the hardware threads: more only adds waiting (results are the same anyway).
     const int maxThreads = MaxPanelThreads();
     if (maxThreads > 1 && ImGui::SliderInt("Threads", &threads, 1, maxThreads)) app.SetThreads(threads);
     HelpMarker("worker threads of the simulation, applied at the next step; results are identical for any count");
     Subheading("Applied on Reset");
-    edited |= SimParamWidgets(p, scene, Panel::Solver, false);
+    edited |= SimParamWidgets(p, scene, Panel::Solver, false, bodies);
     if (edited) app.SetupEdited();
 }
 

@@ -285,6 +285,9 @@ void Simulation::RemeshVortons() {
     settings.bodies = m_bodySpheres;
     settings.keepInside = BodySheets();
     settings.capFarthestFirst = BodySheets();
+    // The skin model needs vortons within its skin (one spacing) wherever the
+    // body goes; two spacings cover the body's travel between remeshes.
+    if (!BodySheets()) settings.bodyShell = 2.0f * m_lattice.spacing;
     // A body's surface needs vortons: coarsen only while its radius spans
     // 2.5 spacings (or not at all, if the seeding was coarser already); a
     // body that makes its own vorticity, 4 (coarser, its sheet's drag grows

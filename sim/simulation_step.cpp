@@ -266,8 +266,8 @@ std::string Simulation::StageRemesh(StepContext&) {
         const glm::dvec3 before = BodySheets() ? TotalStrength() : glm::dvec3(0.0);
         RemeshVortons();
         if (BodySheets()) m_kelvinStrength += TotalStrength() - before;
+        ForgetFarWake();
         if (BodySheets() && !m_bodies.empty()) {
-            ForgetFarWake();
             std::vector<glm::dvec3> impulse;
             PushVortonsOutOfBodies(&impulse);
             m_pendingPushImpulse.resize(impulse.size(), glm::dvec3(0.0));

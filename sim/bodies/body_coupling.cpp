@@ -160,12 +160,12 @@ void Simulation::ForgetFarWake() {
     m_keep.assign(m_vortons.Size(), 0);
     bool anyGone = false;
     for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
-        for (const BodyState& body : m_bodies) {
-            const glm::vec3 d = m_vortons.position[k] - body.position;
-            if (glm::dot(d, d) <= reach * reach) {
-                m_keep[k] = 1;
-                break;
-            }
+        // A vorton holding a group's fluid (dye with a density, a layer) is
+        // the fluid itself, not wake: it stays wherever the bodies are.
+        m_keep[k] = m_vortons.group[k] != kAmbientGroup;
+        for (std::size_t b = 0; b < m_bodies.size() && !m_keep[k]; ++b) {
+            const glm::vec3 d = m_vortons.position[k] - m_bodies[b].position;
+            m_keep[k] = glm::dot(d, d) <= reach * reach;
         }
         if (!m_keep[k]) {
             anyGone = true;

@@ -54,9 +54,17 @@ void BaroclinicGenerator::ComputeRates(std::span<const glm::vec3> position, std:
     std::fill(rate.begin(), rate.end(), glm::vec3(0.0f));
     if (n == 0) return;
 
-    // Margin of three cells: the density (one cell of CIC support) and its
-    // gradient (one more) stay inside, and receiving stencils fit.
-    m_grid = FitGridWithCell(BoundsOf(position), 3.0f * cellSize, cellSize, std::size_t(1) << 22);
+    // The grid covers the vortons that carry excess mass with a margin of
+    // three cells: the density (one cell of CIC support) and its gradient
+    // (one more) stay inside. Vortons without excess mass only receive; those
+    // farther away than two cells from the grid receive nothing, so a wake
+    // far from the dye (a body's, or a sinking drop's) does not size it.
+    Aabb dense;
+    for (std::size_t k = 0; k < n; ++k) {
+        if (excessMass[k] != 0.0f) dense.Grow(position[k]);
+    }
+    if (dense.Empty()) return;
+    m_grid = FitGridWithCell(dense, 3.0f * cellSize, cellSize, std::size_t(1) << 22);
     const std::size_t points = m_grid.PointCount();
     m_density.assign(points, 0.0f);
     SpreadCloudInCell(m_grid, position, excessMass, m_density);

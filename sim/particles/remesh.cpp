@@ -71,8 +71,14 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
                 const Vortons& vortons, Vortons& out, RemeshReport& report) {
     const std::size_t n = vortons.Size();
     const float h = lattice.spacing;
-    const Aabb box = BoundsOf(vortons.position);
+    Aabb box = BoundsOf(vortons.position);
     if (box.Empty()) return false;
+    if (settings.bodyShell > 0.0f) {
+        for (const glm::vec4& body : settings.bodies) {
+            box.Grow(glm::vec3(body) - (body.w + settings.bodyShell));
+            box.Grow(glm::vec3(body) + (body.w + settings.bodyShell));
+        }
+    }
     const glm::ivec3 lo = glm::ivec3(glm::floor((box.min - lattice.origin) / h)) - 2;
     const glm::ivec3 hi = glm::ivec3(glm::floor((box.max - lattice.origin) / h)) + 3;
     const glm::ivec3 dims = hi - lo + 1;
@@ -158,6 +164,24 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         }
     }
     if (anyBuoyant) Dilate(receiver, dims, settings.receiverReach);
+    // Lattice points in the shell around a body are receivers.
+    if (settings.bodyShell > 0.0f) {
+        for (const glm::vec4& body : settings.bodies) {
+            const glm::vec3 c(body);
+            const float r = body.w, outer = body.w + settings.bodyShell;
+            const glm::ivec3 b0 = glm::max(glm::ivec3(glm::floor((c - outer - lattice.origin) / h)), lo);
+            const glm::ivec3 b1 = glm::min(glm::ivec3(glm::ceil((c + outer - lattice.origin) / h)), hi);
+            for (int k = b0.z; k <= b1.z; ++k) {
+                for (int j = b0.y; j <= b1.y; ++j) {
+                    for (int i = b0.x; i <= b1.x; ++i) {
+                        const glm::vec3 d = lattice.origin + h * glm::vec3(i, j, k) - c;
+                        const float d2 = glm::dot(d, d);
+                        if (d2 >= r * r && d2 < outer * outer) receiver[index(i, j, k)] = 1;
+                    }
+                }
+            }
+        }
+    }
     // Lattice points inside a body.
     for (const glm::vec4& body : settings.bodies) {
         const glm::vec3 c(body);

@@ -55,6 +55,12 @@ struct RemeshSettings {
     /// Rigid spheres (centre xyz, radius w, m): lattice points inside one
     /// hold no group's fluid (its volume goes to the points outside).
     std::span<const glm::vec4> bodies;
+    /// Zero-vorticity points outside a body and within this distance (m) of
+    /// its surface are kept as receivers, and the lattice box reaches them:
+    /// a body of the skin model (Gourlay part 4) acts on the fluid only
+    /// through the vortons next to it, so one that sinks or rises out of the
+    /// seeded fluid would otherwise meet no fluid at all and fall without drag.
+    float bodyShell = 0.0f;
     /// Keep the vorticity the spreading put on lattice points inside a body
     /// (the caller moves it out; bodies that make their own vorticity) rather
     /// than letting it go.
@@ -93,7 +99,8 @@ struct RemeshReport {
 ///  - it holds a group's fluid (settings.groupFloor); its group is the one
 ///    with the most volume there, its massFraction that volume / h³, after
 ///    each group's thin traces are folded back (total volume conserved);
-///  - it is a receiver near a buoyant group's fluid (settings.receiverReach);
+///  - it is a receiver near a buoyant group's fluid (settings.receiverReach)
+///    or in the shell around a body (settings.bodyShell);
 ///  - its vorticity is not among the weakest that the cullFraction budget
 ///    lets go.
 /// So a blob keeps its vortons and a halo, a wake keeps its vorticity, and
