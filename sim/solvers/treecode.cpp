@@ -191,31 +191,6 @@ void Treecode::EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm
     });
 }
 
-void Treecode::EvaluateGrid(const GridGeometry& grid, std::span<glm::vec3> velocity, float theta,
-                            std::span<const std::uint8_t> needed) const {
-    assert(velocity.size() == grid.PointCount());
-    if (m_nodes.empty()) {
-        for (std::size_t idx = 0; idx < velocity.size(); ++idx) {
-            if (needed.empty() || needed[idx]) velocity[idx] = glm::vec3(0.0f);
-        }
-        return;
-    }
-    // Per point: grouping targets into blocks (one traversal per block) was
-    // measured slower here, since a block's conservative opening test adds
-    // more direct interactions than the traversal it saves.
-    const float theta2 = theta * theta;
-    const std::size_t nx = std::size_t(grid.points.x), nxy = nx * std::size_t(grid.points.y);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, grid.PointCount(), 64), [&](const auto& range) {
-        for (std::size_t idx = range.begin(); idx != range.end(); ++idx) {
-            if (!needed.empty() && !needed[idx]) continue;
-            const glm::vec3 x = grid.Position(int(idx % nx), int((idx / nx) % std::size_t(grid.points.y)), int(idx / nxy));
-            glm::vec3 v(0.0f), s(0.0f);
-            EvaluatePoint<false>(x, glm::vec3(0.0f), theta2, &v, &s);
-            velocity[idx] = v * kOneOverFourPi;
-        }
-    });
-}
-
 void Treecode::PutFar(const Node& node, tree::FarBatch& batch, int lane) {
     batch.cx[lane] = node.center.x;
     batch.cy[lane] = node.center.y;

@@ -43,12 +43,6 @@ public:
     /// source, in Morton order.
     void EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
                            std::span<glm::vec3> stretch, float theta) const;
-    /// Velocity at the points of a grid, one traversal per point; where
-    /// `needed` is given (one byte per point), points with 0 are skipped and
-    /// left as they are.
-    void EvaluateGrid(const GridGeometry& grid, std::span<glm::vec3> velocity, float theta,
-                      std::span<const std::uint8_t> needed = {}) const;
-
     std::size_t NodeCount() const { return m_nodes.size(); }
 
 private:
