@@ -164,42 +164,36 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         }
     }
     if (anyBuoyant) Dilate(receiver, dims, settings.receiverReach);
-    // Lattice points in the shell around a body are receivers.
-    if (settings.bodyShell > 0.0f) {
-        for (const glm::vec4& body : settings.bodies) {
-            const glm::vec3 c(body);
-            const float r = body.w, outer = body.w + settings.bodyShell;
-            const glm::ivec3 b0 = glm::max(glm::ivec3(glm::floor((c - outer - lattice.origin) / h)), lo);
-            const glm::ivec3 b1 = glm::min(glm::ivec3(glm::ceil((c + outer - lattice.origin) / h)), hi);
-            for (int k = b0.z; k <= b1.z; ++k) {
-                for (int j = b0.y; j <= b1.y; ++j) {
-                    for (int i = b0.x; i <= b1.x; ++i) {
-                        const glm::vec3 d = lattice.origin + h * glm::vec3(i, j, k) - c;
-                        const float d2 = glm::dot(d, d);
-                        if (d2 >= r * r && d2 < outer * outer) receiver[index(i, j, k)] = 1;
-                    }
-                }
-            }
-        }
-    }
-    // Lattice points inside a body.
-    for (const glm::vec4& body : settings.bodies) {
-        const glm::vec3 c(body);
-        const float r = body.w;
-        const glm::ivec3 b0 = glm::max(glm::ivec3(glm::floor((c - r - lattice.origin) / h)), lo);
-        const glm::ivec3 b1 = glm::min(glm::ivec3(glm::ceil((c + r - lattice.origin) / h)), hi);
+    // visit(idx, d²) for the lattice points within `outer` of c (d: their distance to c).
+    auto forPointsWithin = [&](glm::vec3 c, float outer, auto&& visit) {
+        const glm::ivec3 b0 = glm::max(glm::ivec3(glm::floor((c - outer - lattice.origin) / h)), lo);
+        const glm::ivec3 b1 = glm::min(glm::ivec3(glm::ceil((c + outer - lattice.origin) / h)), hi);
         for (int k = b0.z; k <= b1.z; ++k) {
             for (int j = b0.y; j <= b1.y; ++j) {
                 for (int i = b0.x; i <= b1.x; ++i) {
                     const glm::vec3 d = lattice.origin + h * glm::vec3(i, j, k) - c;
-                    if (glm::dot(d, d) >= r * r) continue;
-                    const std::size_t idx = index(i, j, k);
-                    tier[idx] = kInside;
-                    best[idx] = -1;  // no group's fluid inside a body
-                    receiver[idx] = 0;
+                    const float d2 = glm::dot(d, d);
+                    if (d2 < outer * outer) visit(index(i, j, k), d2);
                 }
             }
         }
+    };
+    // Lattice points in the shell around a body are receivers.
+    if (settings.bodyShell > 0.0f) {
+        for (const glm::vec4& body : settings.bodies) {
+            const float r2 = body.w * body.w;
+            forPointsWithin(glm::vec3(body), body.w + settings.bodyShell, [&](std::size_t idx, float d2) {
+                if (d2 >= r2) receiver[idx] = 1;
+            });
+        }
+    }
+    // Lattice points inside a body.
+    for (const glm::vec4& body : settings.bodies) {
+        forPointsWithin(glm::vec3(body), body.w, [&](std::size_t idx, float) {
+            tier[idx] = kInside;
+            best[idx] = -1;  // no group's fluid inside a body
+            receiver[idx] = 0;
+        });
     }
 
     // Vorticity: everything else with |α| > 0, minus the weakest within the budget.
