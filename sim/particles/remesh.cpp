@@ -22,7 +22,10 @@ float M4Prime(float x) {
 }
 
 /// Why a lattice point is kept, weakest first: the cap drops in this order.
-enum Tier : std::uint8_t { kDropped = 0, kVorticity = 1, kReceiver = 2, kFluid = 3, kInside = 4 };
+/// A body's shell ranks above a group's fluid: without it a skin-model body
+/// meets no vortons and feels no drag, where the fluid's dropped volume goes
+/// to the points that keep it.
+enum Tier : std::uint8_t { kDropped = 0, kVorticity = 1, kReceiver = 2, kFluid = 3, kShell = 4, kInside = 5 };
 
 /// Sets mask points within `reach` lattice steps (Chebyshev) of a set point:
 /// three separable 1D dilations.
@@ -183,7 +186,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         for (const glm::vec4& body : settings.bodies) {
             const float r2 = body.w * body.w;
             forPointsWithin(glm::vec3(body), body.w + settings.bodyShell, [&](std::size_t idx, float d2) {
-                if (d2 >= r2) receiver[idx] = 1;
+                if (d2 >= r2) receiver[idx] = 2;
             });
         }
     }
@@ -204,7 +207,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         totalStrength += double(s);
         if (tier[idx] == kFluid || tier[idx] == kInside) continue;
         if (receiver[idx]) {
-            tier[idx] = kReceiver;
+            tier[idx] = receiver[idx] == 2 ? kShell : kReceiver;
         } else if (s > 0.0f) {
             tier[idx] = kVorticity;
             weak.emplace_back(s, std::uint32_t(idx));

@@ -144,5 +144,48 @@ TEST_P(Remeshing, AtTheCapCoarsensAndConserves) {
 
 INSTANTIATE_TEST_SUITE_P(Scenes, Remeshing, ::testing::Values("vortex_ring", "dye_drop", "two_drops"));
 
+/// Vortons within the shell [R, R + shell) of a sphere (x, y, z, R).
+std::size_t InShell(const Vortons& v, glm::vec4 body, float shell) {
+    std::size_t count = 0;
+    for (const glm::vec3& x : v.position) {
+        const float d = glm::length(x - glm::vec3(body));
+        count += d >= body.w && d < body.w + shell;
+    }
+    return count;
+}
+
+TEST(RemeshBody, AtTheCapABodysShellOutranksTheFluid) {
+    // At the cap the weakest go first; a skin-model body's shell holds no
+    // vorticity (strength 0) yet is what gives the body drag, so it is kept
+    // before a group's fluid (whose dropped volume the kept points take).
+    // Before: the shell, ranked with the receivers, went first, and with
+    // gravity flipped stratified_ball's ball sped up to 7.3 m/s without drag.
+    Lattice lattice;
+    SceneSetup setup;
+    Vortons v = Developed("two_drops", &lattice, &setup);
+    const Totals before = TotalsOf(v, setup);
+    RemeshSettings settings;
+    settings.sigma = v.radius[0];
+    const std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
+    settings.buoyantGroup = buoyant;
+    const glm::vec4 ball(0.0f, 0.0f, 5.0f, 0.1f);
+    const std::vector<glm::vec4> bodies{ball};
+    settings.bodies = bodies;
+    settings.bodyShell = 2.0f * lattice.spacing;
+    Vortons uncapped = v;
+    ASSERT_TRUE(Remesh(lattice, settings, uncapped));
+    const std::size_t shell = InShell(uncapped, ball, settings.bodyShell);
+    ASSERT_GT(shell, 0u);
+
+    settings.maxVortons = v.Size() / 3;
+    settings.maxCoarsening = 0;
+    RemeshReport report;
+    ASSERT_TRUE(Remesh(lattice, settings, v, &report));
+    ASSERT_TRUE(report.capped);
+    EXPECT_EQ(v.Size(), settings.maxVortons);
+    EXPECT_EQ(InShell(v, ball, settings.bodyShell), shell);
+    EXPECT_LT(MassChange(before, TotalsOf(v, setup)), 1.0e-5);
+}
+
 }  // namespace
 }  // namespace vorton
