@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <glm/geometric.hpp>
@@ -27,37 +28,130 @@ float M4Prime(float x) {
 /// to the points that keep it.
 enum Tier : std::uint8_t { kDropped = 0, kVorticity = 1, kReceiver = 2, kFluid = 3, kShell = 4, kInside = 5 };
 
-/// Sets mask points within `reach` lattice steps (Chebyshev) of a set point:
-/// three separable 1D dilations.
-void Dilate(std::vector<std::uint8_t>& mask, glm::ivec3 dims, int reach) {
+/// The lattice points a remesh visits: for each row (j, k) of the lattice
+/// box, the interval of i that the vortons' kernels, their receivers and the
+/// bodies reach (empty rows hold nothing). Points are numbered row by row in
+/// (k, j, i) order, so the numbering follows the lexicographic order of the
+/// box's points and what sorts by it (ties broken by index, the output order)
+/// is the same as on the dense box; the cost grows with the points the
+/// vortons and bodies reach, not with the box (a ball 100 m from the layers).
+struct LatticeRows {
+    glm::ivec3 lo{0}, dims{0};
+    std::vector<int> first, last;  ///< per row r = (k − lo.z)·dims.y + (j − lo.y), inclusive; first > last: empty
+    std::vector<std::size_t> start;  ///< per row, index of its first point; start[rows] = points
+
+    std::size_t Row(int j, int k) const { return std::size_t(k - lo.z) * std::size_t(dims.y) + std::size_t(j - lo.y); }
+    /// Widens the rows of [j0, j1] × [k0, k1] (clipped to the box) to reach [i0, i1].
+    void Cover(glm::ivec3 p0, glm::ivec3 p1) {
+        p0 = glm::max(p0, lo);
+        p1 = glm::min(p1, lo + dims - 1);
+        for (int k = p0.z; k <= p1.z; ++k) {
+            for (int j = p0.y; j <= p1.y; ++j) {
+                const std::size_t r = Row(j, k);
+                first[r] = std::min(first[r], p0.x);
+                last[r] = std::max(last[r], p1.x);
+            }
+        }
+    }
+    std::size_t Finish() {
+        start.assign(first.size() + 1, 0);
+        for (std::size_t r = 0; r < first.size(); ++r) {
+            start[r + 1] = start[r] + (first[r] <= last[r] ? std::size_t(last[r] - first[r] + 1) : 0);
+        }
+        return start.back();
+    }
+    /// Index of (i, j, k), or SIZE_MAX if the point is not visited.
+    std::size_t At(int i, int j, int k) const {
+        if (j < lo.y || k < lo.z || j >= lo.y + dims.y || k >= lo.z + dims.z) return SIZE_MAX;
+        const std::size_t r = Row(j, k);
+        if (i < first[r] || i > last[r]) return SIZE_MAX;
+        return start[r] + std::size_t(i - first[r]);
+    }
+    /// visit(idx, i, j, k) for every visited point, in index order.
+    template <typename F>
+    void ForEach(F&& visit) const {
+        for (int k = lo.z; k < lo.z + dims.z; ++k) {
+            for (int j = lo.y; j < lo.y + dims.y; ++j) {
+                const std::size_t r = Row(j, k);
+                for (int i = first[r]; i <= last[r]; ++i) visit(start[r] + std::size_t(i - first[r]), i, j, k);
+            }
+        }
+    }
+};
+
+/// Widens every row's interval to what the rows within `reach` (Chebyshev,
+/// in j and k) hold, each by `reach` in i: the rows' hull grown by `reach`
+/// lattice steps in every direction, clipped to the box.
+void GrowRows(LatticeRows& rows, int reach) {
     if (reach <= 0) return;
-    std::vector<std::uint8_t> line;
-    const std::size_t stride[3] = {1, std::size_t(dims.x), std::size_t(dims.x) * std::size_t(dims.y)};
-    for (int axis = 0; axis < 3; ++axis) {
-        const int n = dims[axis];
-        const std::size_t s = stride[axis];
-        line.resize(std::size_t(n));
-        const std::size_t lines = mask.size() / std::size_t(n);
-        for (std::size_t l = 0; l < lines; ++l) {
-            // Start of line l: all points whose coordinate along `axis` is 0.
-            std::size_t start;
-            if (axis == 0) {
-                start = l * std::size_t(n);
-            } else if (axis == 1) {
-                start = (l / std::size_t(dims.x)) * stride[2] + l % std::size_t(dims.x);
-            } else {
-                start = l;
+    const int ny = rows.dims.y, nz = rows.dims.z;
+    for (int axis = 1; axis <= 2; ++axis) {
+        const std::vector<int> first = rows.first, last = rows.last;
+        for (int k = 0; k < nz; ++k) {
+            for (int j = 0; j < ny; ++j) {
+                const std::size_t r = std::size_t(k) * std::size_t(ny) + std::size_t(j);
+                const int c = axis == 1 ? j : k, n = axis == 1 ? ny : nz;
+                for (int d = std::max(-reach, -c); d <= std::min(reach, n - 1 - c); ++d) {
+                    const std::size_t q = axis == 1 ? r + std::size_t(std::ptrdiff_t(d))
+                                                    : r + std::size_t(std::ptrdiff_t(d) * std::ptrdiff_t(ny));
+                    rows.first[r] = std::min(rows.first[r], first[q]);
+                    rows.last[r] = std::max(rows.last[r], last[q]);
+                }
             }
-            for (int i = 0; i < n; ++i) line[std::size_t(i)] = mask[start + std::size_t(i) * s];
-            int last = -reach - 1;  // last set point seen going up
-            for (int i = 0; i < n; ++i) {
-                if (line[std::size_t(i)]) last = i;
-                if (i - last <= reach) mask[start + std::size_t(i) * s] = 1;
-            }
-            last = n + reach + 1;  // going down
-            for (int i = n - 1; i >= 0; --i) {
-                if (line[std::size_t(i)]) last = i;
-                if (last - i <= reach) mask[start + std::size_t(i) * s] = 1;
+        }
+    }
+    const int x0 = rows.lo.x, x1 = rows.lo.x + rows.dims.x - 1;
+    for (std::size_t r = 0; r < rows.first.size(); ++r) {
+        if (rows.first[r] > rows.last[r]) continue;
+        rows.first[r] = std::max(x0, rows.first[r] - reach);
+        rows.last[r] = std::min(x1, rows.last[r] + reach);
+    }
+}
+
+/// Sets mask points within `reach` lattice steps (Chebyshev) of a set point:
+/// three separable 1D dilations, each point taking the OR of the points within
+/// `reach` of it along the axis (points not visited count as unset).
+void Dilate(std::vector<std::uint8_t>& mask, const LatticeRows& rows, int reach) {
+    if (reach <= 0) return;
+    std::vector<std::uint8_t> in = mask;
+    // Along i, within each row.
+    for (std::size_t r = 0; r < rows.first.size(); ++r) {
+        if (rows.first[r] > rows.last[r]) continue;
+        const int n = rows.last[r] - rows.first[r] + 1;
+        std::uint8_t* m = mask.data() + rows.start[r];
+        const std::uint8_t* line = in.data() + rows.start[r];
+        int last = -reach - 1;  // last set point seen going up
+        for (int i = 0; i < n; ++i) {
+            if (line[i]) last = i;
+            if (i - last <= reach) m[i] = 1;
+        }
+        last = n + reach + 1;  // going down
+        for (int i = n - 1; i >= 0; --i) {
+            if (line[i]) last = i;
+            if (last - i <= reach) m[i] = 1;
+        }
+    }
+    // Along j, then k: each row ORs the rows within reach over the i they share.
+    const int ny = rows.dims.y, nz = rows.dims.z;
+    for (int axis = 1; axis <= 2; ++axis) {
+        in = mask;
+        for (int k = 0; k < nz; ++k) {
+            for (int j = 0; j < ny; ++j) {
+                const std::size_t r = std::size_t(k) * std::size_t(ny) + std::size_t(j);
+                if (rows.first[r] > rows.last[r]) continue;
+                const int c = axis == 1 ? j : k, n = axis == 1 ? ny : nz;
+                std::uint8_t* m = mask.data() + rows.start[r];
+                for (int d = std::max(-reach, -c); d <= std::min(reach, n - 1 - c); ++d) {
+                    if (d == 0) continue;
+                    const std::size_t q = axis == 1 ? r + std::size_t(std::ptrdiff_t(d))
+                                                    : r + std::size_t(std::ptrdiff_t(d) * std::ptrdiff_t(ny));
+                    if (rows.first[q] > rows.last[q]) continue;
+                    const int i0 = std::max(rows.first[r], rows.first[q]), i1 = std::min(rows.last[r], rows.last[q]);
+                    if (i0 > i1) continue;
+                    const std::uint8_t* src = in.data() + rows.start[q] + std::ptrdiff_t(i0 - rows.first[q]);
+                    std::uint8_t* dst = m + std::ptrdiff_t(i0 - rows.first[r]);
+                    for (int i = 0; i <= i1 - i0; ++i) dst[i] |= src[i];
+                }
             }
         }
     }
@@ -85,9 +179,26 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     const glm::ivec3 lo = glm::ivec3(glm::floor((box.min - lattice.origin) / h)) - 2;
     const glm::ivec3 hi = glm::ivec3(glm::floor((box.max - lattice.origin) / h)) + 3;
     const glm::ivec3 dims = hi - lo + 1;
-    const double pointsD = double(dims.x) * double(dims.y) * double(dims.z);
-    if (pointsD > double(settings.maxPoints)) return false;
-    const std::size_t points = std::size_t(pointsD);
+    if (double(dims.y) * double(dims.z) > double(settings.maxPoints)) return false;
+    LatticeRows rows;
+    rows.lo = lo;
+    rows.dims = dims;
+    rows.first.assign(std::size_t(dims.y) * std::size_t(dims.z), std::numeric_limits<int>::max());
+    rows.last.assign(rows.first.size(), std::numeric_limits<int>::min());
+    // Each vorton's kernel (base − 1 … base + 2) and the receivers within
+    // receiverReach of it; each body's shell and inside.
+    for (std::size_t p = 0; p < n; ++p) {
+        const glm::ivec3 base = glm::ivec3(glm::floor((vortons.position[p] - lattice.origin) / h));
+        rows.Cover(base - 1, base + 2);
+    }
+    GrowRows(rows, std::max(0, settings.receiverReach));
+    for (const glm::vec4& body : settings.bodies) {
+        const float outer = body.w + std::max(0.0f, settings.bodyShell);
+        rows.Cover(glm::ivec3(glm::floor((glm::vec3(body) - outer - lattice.origin) / h)) - 1,
+                   glm::ivec3(glm::ceil((glm::vec3(body) + outer - lattice.origin) / h)) + 1);
+    }
+    const std::size_t points = rows.Finish();
+    if (points > settings.maxPoints) return false;
 
     // Each group present gets a volume channel (usually one or two).
     const std::size_t groupCount = settings.buoyantGroup.size();
@@ -108,10 +219,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     std::vector<float> birthMax(points, -std::numeric_limits<float>::max());
     std::vector<float> volume(points * channels, 0.0f);
 
-    auto index = [&](int i, int j, int k) {
-        return (std::size_t(k - lo.z) * std::size_t(dims.y) + std::size_t(j - lo.y)) * std::size_t(dims.x) +
-               std::size_t(i - lo.x);
-    };
+    auto index = [&](int i, int j, int k) { return rows.At(i, j, k); };
     for (std::size_t p = 0; p < n; ++p) {
         const glm::vec3 u = (vortons.position[p] - lattice.origin) / h;
         const glm::ivec3 base = glm::ivec3(glm::floor(u));
@@ -128,10 +236,12 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
             for (int j = 0; j < 4; ++j) {
                 const float wzy = w[2][k] * w[1][j];
                 if (wzy == 0.0f) continue;
+                // The kernel's row (always visited): its first point's index.
+                const std::size_t row0 = index(base.x - 1, base.y - 1 + j, base.z - 1 + k);
                 for (int i = 0; i < 4; ++i) {
                     const float weight = wzy * w[0][i];
                     if (weight == 0.0f) continue;
-                    const std::size_t idx = index(base.x - 1 + i, base.y - 1 + j, base.z - 1 + k);
+                    const std::size_t idx = row0 + std::size_t(i);
                     alpha[idx] += weight * a;
                     occupancy[idx] += weight;
                     birth[idx] += weight * z0;
@@ -166,7 +276,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
             anyBuoyant = true;
         }
     }
-    if (anyBuoyant) Dilate(receiver, dims, settings.receiverReach);
+    if (anyBuoyant) Dilate(receiver, rows, settings.receiverReach);
     // visit(idx, d²) for the lattice points within `outer` of c (d: their distance to c).
     auto forPointsWithin = [&](glm::vec3 c, float outer, auto&& visit) {
         const glm::ivec3 b0 = glm::max(glm::ivec3(glm::floor((c - outer - lattice.origin) / h)), lo);
@@ -176,7 +286,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
                 for (int i = b0.x; i <= b1.x; ++i) {
                     const glm::vec3 d = lattice.origin + h * glm::vec3(i, j, k) - c;
                     const float d2 = glm::dot(d, d);
-                    if (d2 < outer * outer) visit(index(i, j, k), d2);
+                    if (d2 < outer * outer) visit(index(i, j, k), d2);  // covered by rows.Cover
                 }
             }
         }
@@ -250,14 +360,12 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         };
         std::vector<Rank> ranks;
         ranks.reserve(kept);
-        for (std::size_t idx = 0; idx < points; ++idx) {
-            if (tier[idx] == kDropped) continue;
+        rows.ForEach([&](std::size_t idx, int i, int j, int k) {
+            if (tier[idx] == kDropped) return;
             float strength = tier[idx] == kFluid ? volume[idx * channels + std::size_t(best[idx])]
                                                  : glm::length(alpha[idx]);
             if (settings.capFarthestFirst && tier[idx] == kVorticity && !settings.bodies.empty()) {
-                const std::size_t i = idx % std::size_t(dims.x), j = (idx / std::size_t(dims.x)) % std::size_t(dims.y),
-                                  k = idx / (std::size_t(dims.x) * std::size_t(dims.y));
-                const glm::vec3 x = lattice.origin + h * glm::vec3(lo + glm::ivec3(int(i), int(j), int(k)));
+                const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
                 float gap = std::numeric_limits<float>::max();
                 for (const glm::vec4& body : settings.bodies) {
                     gap = std::min(gap, glm::length(x - glm::vec3(body)) - body.w);
@@ -265,7 +373,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
                 strength = -gap;  // the farthest ranks lowest
             }
             ranks.push_back({tier[idx], strength, std::uint32_t(idx)});
-        }
+        });
         std::sort(ranks.begin(), ranks.end());
         std::size_t cut = kept - settings.maxVortons;
         // Points that rank equal go together: by distance, a point and its
@@ -296,28 +404,23 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
 
     out.Clear();
     out.position.reserve(kept);
-    for (int k = lo.z; k <= hi.z; ++k) {
-        for (int j = lo.y; j <= hi.y; ++j) {
-            for (int i = lo.x; i <= hi.x; ++i) {
-                const std::size_t idx = index(i, j, k);
-                if (tier[idx] == kDropped) continue;
-                const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
-                const int c = best[idx];
-                const std::uint16_t group = c < 0 ? kAmbientGroup : groupOfChannel[std::size_t(c)];
-                const float fraction =
-                    c < 0 ? 0.0f : volume[idx * channels + std::size_t(c)] * scale[std::size_t(c)] / cellVolume;
-                // Birth height (the stratified density it carries) as a weighted
-                // mean; the kernel's negative lobes can push a mean of few
-                // contributions outside their range, so it is clamped to it.
-                float z0 = x.z;
-                if (birthMin[idx] <= birthMax[idx]) {
-                    z0 = std::abs(occupancy[idx]) > 1.0e-3f ? birth[idx] / occupancy[idx] : 0.5f * (birthMin[idx] + birthMax[idx]);
-                    z0 = std::clamp(z0, birthMin[idx], birthMax[idx]);
-                }
-                out.Add(x, alpha[idx] / cellVolume, sigma, cellVolume, group, fraction, z0);
-            }
+    rows.ForEach([&](std::size_t idx, int i, int j, int k) {
+        if (tier[idx] == kDropped) return;
+        const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
+        const int c = best[idx];
+        const std::uint16_t group = c < 0 ? kAmbientGroup : groupOfChannel[std::size_t(c)];
+        const float fraction =
+            c < 0 ? 0.0f : volume[idx * channels + std::size_t(c)] * scale[std::size_t(c)] / cellVolume;
+        // Birth height (the stratified density it carries) as a weighted
+        // mean; the kernel's negative lobes can push a mean of few
+        // contributions outside their range, so it is clamped to it.
+        float z0 = x.z;
+        if (birthMin[idx] <= birthMax[idx]) {
+            z0 = std::abs(occupancy[idx]) > 1.0e-3f ? birth[idx] / occupancy[idx] : 0.5f * (birthMin[idx] + birthMax[idx]);
+            z0 = std::clamp(z0, birthMin[idx], birthMax[idx]);
         }
-    }
+        out.Add(x, alpha[idx] / cellVolume, sigma, cellVolume, group, fraction, z0);
+    });
     report.before = n;
     report.after = out.Size();
     report.droppedStrength = totalStrength > 0.0 ? dropped / totalStrength : 0.0;

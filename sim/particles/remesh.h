@@ -72,7 +72,10 @@ struct RemeshSettings {
     /// a spinning ball their impulse, dropped remesh after remesh, drove a
     /// flow along the axis (issue 10).
     bool capFarthestFirst = false;
-    /// A lattice box with more points than this is not remeshed (false returned).
+    /// A remesh that would visit more lattice points than this (or whose box
+    /// has more rows (j, k)) is not done (false returned). Only the points
+    /// the vortons' kernels, their receivers and the bodies reach are
+    /// visited, not the whole box between them.
     std::size_t maxPoints = std::size_t(1) << 25;
 };
 
@@ -112,8 +115,11 @@ struct RemeshReport {
 /// 2000, §7; the rogue vorton of issue 10). Birth heights are weighted means,
 /// clamped to the range of those that contributed. Deterministic (serial
 /// spreading in vorton order, selection by a total order). Past maxVortons
-/// the lattice is coarsened (see RemeshSettings::maxVortons). Returns false
-/// (and changes nothing) if the lattice box would exceed maxPoints.
+/// the lattice is coarsened (see RemeshSettings::maxVortons); at the cap the
+/// weakest tier goes first: vorticity alone, receivers, a group's fluid, a
+/// body's shell. Returns false (and changes nothing) if the points to visit
+/// would exceed maxPoints. Cost O(vortons · 64 + visited points), not the
+/// box's volume.
 bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vortons, RemeshReport* report = nullptr);
 
 }  // namespace vorton

@@ -154,6 +154,43 @@ std::size_t InShell(const Vortons& v, glm::vec4 body, float shell) {
     return count;
 }
 
+TEST(RemeshBody, AFarBodysShellNeitherFailsTheRemeshNorMovesTheRest) {
+    // A skin-model ball that left the fluid far behind (stratified_ball with
+    // gravity flipped: 170 m at 60 s before it kept its shell) gets its shell
+    // of receivers; the lattice points between it and the fluid are not
+    // visited, so a box of ~5e9 points (past maxPoints) still remeshes, and
+    // the vortons away from the ball are those of a remesh without it, bit
+    // for bit.
+    Lattice lattice;
+    SceneSetup setup;
+    const Vortons developed = Developed("two_drops", &lattice, &setup);
+    RemeshSettings settings;
+    settings.sigma = developed.radius[0];
+    const std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
+    settings.buoyantGroup = buoyant;
+    Vortons without = developed;
+    ASSERT_TRUE(Remesh(lattice, settings, without));
+
+    const float h = lattice.spacing;
+    const glm::vec4 ball(0.3f, -0.2f, 2000.0f, 0.1f);
+    const std::vector<glm::vec4> bodies{ball};
+    settings.bodies = bodies;
+    settings.bodyShell = 2.0f * h;
+    Vortons with = developed;
+    RemeshReport report;
+    ASSERT_TRUE(Remesh(lattice, settings, with, &report)) << "the box between the fluid and the ball was too large";
+    const std::size_t shell = InShell(with, ball, settings.bodyShell);
+    // About the shell's volume over h³: 4π R² · 2h / h³ ≈ 4π · (0.1/h)² · 2.
+    test::Measured("shell_vortons", double(shell));
+    EXPECT_GT(double(shell), 0.5 * 4.0 * M_PI * (ball.w / h) * (ball.w / h) * 2.0);
+    ASSERT_EQ(with.Size(), without.Size() + shell);
+    for (std::size_t k = 0; k < without.Size(); ++k) {  // the ball's points come last (largest z)
+        ASSERT_EQ(with.position[k], without.position[k]) << k;
+        ASSERT_EQ(with.vorticity[k], without.vorticity[k]) << k;
+        ASSERT_EQ(with.massFraction[k], without.massFraction[k]) << k;
+    }
+}
+
 TEST(RemeshBody, AtTheCapABodysShellOutranksTheFluid) {
     // At the cap the weakest go first; a skin-model body's shell holds no
     // vorticity (strength 0) yet is what gives the body drag, so it is kept
