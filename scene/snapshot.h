@@ -21,7 +21,8 @@
 
 namespace vorton {
 
-inline constexpr std::uint32_t kSnapshotVersion = 1;
+/// 2: the state holds the grid solver's group cell (Simulation::m_clusterCell).
+inline constexpr std::uint32_t kSnapshotVersion = 2;
 
 /// Writes `sim`'s state and `scene` (its setup replaced by sim.Setup(), the edits in force) to
 /// `file`. Errors: the folder missing or not

@@ -1,6 +1,7 @@
 #include "sim/simulation.h"
 #include "sim/simulation_internals.h"
 #include "sim/numerics/step_helpers.h"
+#include "sim/solvers/vorton_clusters.h"
 
 #include <algorithm>
 #include <atomic>
@@ -67,7 +68,7 @@ void Simulation::Reset() {
     m_tracerBounds = BoundsOf(m_tracers.position);
     m_tracerBoundsValid = true;
     const Aabb vortonBox = BoundsOf(m_vortons.position);
-    m_activeSolver = ResolveActiveSolver(vortonBox);
+    ResolveActiveSolver(vortonBox);
     m_bounds = vortonBox;
     m_bounds.Grow(m_tracerBounds);
 }
@@ -150,29 +151,42 @@ GridGeometry Simulation::FitVortonGrid(const Aabb& box) const {
     }
 }
 
-Solver Simulation::ResolveActiveSolver(const Aabb& vortonBox) const {
+void Simulation::ResolveActiveSolver(const Aabb& vortonBox) {
     const SimParams& p = m_setup.params;
-    if (p.solver != Solver::Auto) return p.solver;
+    m_clusterCell = 0.0f;
+    m_activeSolver = p.solver;
+    if (p.solver != Solver::Auto) return;
     const std::size_t n = m_vortons.Size();
-    if (n < kAutoGridVortons || vortonBox.Empty()) return Solver::Direct;
+    m_activeSolver = Solver::Direct;
+    if (n < kAutoGridVortons || vortonBox.Empty()) return;
     const float cell = std::max(0.05f, p.velocityGridSpacing) * Spacing();
-    const GridGeometry g = FitGridWithCell(vortonBox, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max());
     // The grid's cost grows with the box's volume, the tree's with the
     // vortons: a few vortons spread over a large box go to the tree.
-    const bool fits = g.PointCount() <= std::size_t(std::max(512, p.velocityGridCells));
-    const bool dense = g.PointCount() <= kAutoTreeSparsity * n;
-    return fits && dense ? Solver::Grid : Solver::Tree;
+    const std::size_t maxPoints = std::size_t(std::max(512, p.velocityGridCells));
+    const auto pays = [&](std::size_t points) { return points <= maxPoints && points <= kAutoTreeSparsity * n; };
+    m_activeSolver = Solver::Grid;
+    if (pays(ClusterGridPoints(vortonBox, cell, 2.5f * cell))) return;
+    // Groups far apart (a ball risen out of its layers with its wake): a
+    // grid each, if together they pay.
+    const std::vector<VortonCluster> groups = SplitIntoClusters(m_vortons.position, cell, 2.5f * cell);
+    std::size_t points = 0;
+    for (const VortonCluster& g : groups) points += ClusterGridPoints(g.box, cell, 2.5f * cell);
+    if (groups.size() > 1 && pays(points)) {
+        m_clusterCell = cell;
+        return;
+    }
+    m_activeSolver = Solver::Tree;
 }
 
 void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
-    m_activeSolver = ResolveActiveSolver(BoundsOf(m_vortons.position));
+    ResolveActiveSolver(BoundsOf(m_vortons.position));
     LoadSources(m_vortons.position, m_vortons.vorticity);
     if (m_vortons.position.empty()) {
         std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
     } else {
         VelocitySolver& solver = SolverFor(false);
         solver.Load(VortonSources{m_vortons.position, m_alpha, m_sigma2}, FitVortonGrid(BoundsOf(m_vortons.position)),
-                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, false);
+                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell}, false);
         solver.Evaluate(points, velocity);
         if (BodySheets()) {
             UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); });
@@ -223,8 +237,8 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     LoadSources(position, vorticity);
     if (!position.empty()) {
         solver.Load(VortonSources{position, m_alpha, m_sigma2}, grid,
-                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize}, true);
-        if (SolvesOnItsGrid(solver.Kind())) m_work.solverGridPoints += grid.PointCount();
+                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell}, true);
+        m_work.solverGridPoints += solver.SolvedGridPoints();
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }
     if (BodySheets()) {
@@ -236,7 +250,7 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
 Simulation::CacheKey Simulation::CurrentCacheKey() const {
     const SimParams& p = m_setup.params;
     return CacheKey{m_activeSolver, p.treeTheta, p.treeLeafSize, p.velocityGridCells, p.velocityGridSpacing,
-                    m_vortons.Size(), m_tracers.Size()};
+                    m_vortons.Size(), m_tracers.Size(), m_clusterCell};
 }
 
 void Simulation::AbsorbAtLayerSides(float dt) {

@@ -307,11 +307,15 @@ private:
     /// grid solver its FFT plans and kernel transform, which alternating grid
     /// sizes would rebuild).
     VelocitySolver& SolverFor(bool predictor);
-    /// Auto resolved for vortons in `vortonBox`: direct below
-    /// kAutoGridVortons, the grid while the vortons' grid at the asked cell
-    /// fits velocityGridCells, else the treecode (a flow spread so far that
-    /// its grid would be mostly empty).
-    Solver ResolveActiveSolver(const Aabb& vortonBox) const;
+    /// Sets m_activeSolver (Auto resolved) and m_clusterCell for the vortons
+    /// as they are (box `vortonBox`): direct below kAutoGridVortons; the grid
+    /// while the vortons' grid at the asked cell fits velocityGridCells and
+    /// has at most kAutoTreeSparsity points per vorton; else, when the
+    /// vortons fall into groups separated by empty space (vorton_clusters.h)
+    /// whose own grids pass both, the grid per group (m_clusterCell the
+    /// cell); else the treecode (a flow spread so thin that any grid would
+    /// be mostly empty).
+    void ResolveActiveSolver(const Aabb& vortonBox);
     /// Loads `position` into the solver and fills velocity and stretching at
     /// the vortons (plus the bodies' fields); the grid solver solves on `grid`.
     void EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
@@ -368,6 +372,7 @@ private:
         int gridCells;
         float gridSpacing;
         std::size_t vortons, tracers;
+        float clusterCell;
         bool operator==(const CacheKey&) const = default;
     };
     CacheKey CurrentCacheKey() const;
@@ -463,6 +468,7 @@ private:
     std::vector<glm::vec4> m_bodySpheres;  // RemeshVortons: centre, radius
     std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay
     Solver m_activeSolver = Solver::Direct;  // resolved at the start of each step
+    float m_clusterCell = 0.0f;  // > 0: the grid solver splits the vortons into groups (SolverSettings)
     bool m_tracerSimd = true;                // UseTracerSimd
     /// The members whose types are the library's internals: the velocity
     /// solvers, PSE, the baroclinic generator, the stratified profile

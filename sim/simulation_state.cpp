@@ -126,6 +126,7 @@ struct Simulation::StagedState {
     decltype(Simulation::m_lastVortonSpeed) m_lastVortonSpeed{};
     decltype(Simulation::m_bounds) m_bounds{};
     decltype(Simulation::m_activeSolver) m_activeSolver{};
+    decltype(Simulation::m_clusterCell) m_clusterCell{};
     decltype(Simulation::m_stageMs) m_stageMs{};
     decltype(Simulation::m_stepMs) m_stepMs{};
     decltype(Simulation::m_work) m_work{};
@@ -176,6 +177,7 @@ void Simulation::TransferState(Io& io, State& s) {
     io.Field(s.m_lastVortonSpeed, "last vorton speed");
     io.Field(s.m_bounds, "bounds");
     io.template As<std::uint8_t>(s.m_activeSolver, "active solver");
+    io.Field(s.m_clusterCell, "solver group cell");
     io.Field(s.m_stageMs, "stage times");
     io.Field(s.m_stepMs, "step time");
     io.template As<std::uint64_t>(s.m_work.vortons, "step work");
@@ -193,6 +195,7 @@ void Simulation::TransferState(Io& io, State& s) {
     io.Field(s.m_cacheKey.gridSpacing, "velocity cache key");
     io.template As<std::uint64_t>(s.m_cacheKey.vortons, "velocity cache key");
     io.template As<std::uint64_t>(s.m_cacheKey.tracers, "velocity cache key");
+    io.Field(s.m_cacheKey.clusterCell, "velocity cache key");
     io.Array(s.m_velocity0, "cached vorton velocities");
     io.Array(s.m_stretch0, "cached vorton stretching");
     io.Array(s.m_gridPacked0, "cached tracer grid");

@@ -97,7 +97,7 @@ std::string Simulation::StageBounds(StepContext& c) {
         m_tracerBoundsValid = true;
     }
     c.vortonBox = BoundsOf(m_vortons.position);
-    m_activeSolver = ResolveActiveSolver(c.vortonBox);
+    ResolveActiveSolver(c.vortonBox);
     m_bounds = c.vortonBox;
     m_bounds.Grow(m_tracerBounds);
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
+#include <memory>
 #include <vector>
 
 #include "sim/solvers/grid_solver.h"
 #include "sim/solvers/treecode.h"
+#include "sim/solvers/vorton_clusters.h"
 
 namespace vorton {
 
@@ -59,6 +62,9 @@ private:
 
 /// Vortex-in-cell by free-space FFT convolution on the vortons' grid
 /// (grid_solver.h); points off that grid get the treecode's far field.
+/// With SolverSettings::clusterCell, one grid per group of vortons
+/// (vorton_clusters.h) and each group's treecode for what it induces
+/// elsewhere.
 class GridVelocitySolver final : public VelocitySolver {
 public:
     Solver Kind() const override { return Solver::Grid; }
@@ -72,16 +78,33 @@ public:
         m_settings = settings;
         m_treeBuilt = false;
         m_empty = sources.position.empty();
-        if (!m_empty) m_grid.Solve(vortonGrid, m_sources, stretching);
+        m_split = false;
+        m_groupCount = 0;
+        m_solvedPoints = 0;
+        if (m_empty) return;
+        if (settings.clusterCell > 0.0f) {
+            LoadGroups(stretching);
+            return;
+        }
+        m_grid.Solve(vortonGrid, m_sources, stretching);
+        m_solvedPoints = vortonGrid.PointCount();
     }
     void EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
                            std::span<glm::vec3> stretch) override {
         if (m_empty) return;
+        if (m_split) {
+            EvaluateGroupsAtSources(omega, velocity, stretch);
+            return;
+        }
         m_grid.Evaluate(VelocityQuery{m_sources.position, velocity, omega, stretch});
     }
     void Evaluate(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) override {
         if (m_empty) {
             std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
+            return;
+        }
+        if (m_split) {
+            EvaluateGroups(points, velocity);
             return;
         }
         // On the grid where the interpolation stencil fits, the far field elsewhere.
@@ -103,10 +126,109 @@ public:
               [&](auto p, auto v) { m_tree.Evaluate(VelocityQuery{p, v, {}, {}}, Theta(m_settings)); });
     }
     std::span<const glm::vec3> GridVelocity() const override {
-        return m_empty ? std::span<const glm::vec3>{} : m_grid.GridVelocity();
+        return m_empty || m_split ? std::span<const glm::vec3>{} : m_grid.GridVelocity();
     }
+    std::size_t SolvedGridPoints() const override { return m_solvedPoints; }
 
 private:
+    // One group of vortons with its own grid and its own treecode.
+    struct Group {
+        std::vector<std::uint32_t> members;  // indices into the loaded sources, increasing
+        std::vector<glm::vec3> position, alpha;
+        std::vector<float> sigma2;
+        GridSolver grid;
+        Treecode tree;  // built only when there are other groups
+        VortonSources Sources() const { return VortonSources{position, alpha, sigma2}; }
+    };
+
+    void LoadGroups(bool stretching) {
+        const float cell = m_settings.clusterCell;
+        std::vector<VortonCluster> clusters = SplitIntoClusters(m_position, cell, 2.5f * cell);
+        m_split = true;
+        m_groupCount = clusters.size();
+        // Kept between loads: each group's grid solver keeps its FFT plans and kernel.
+        while (m_groups.size() < m_groupCount) m_groups.push_back(std::make_unique<Group>());
+        for (std::size_t c = 0; c < m_groupCount; ++c) {
+            Group& g = *m_groups[c];
+            g.members = std::move(clusters[c].members);
+            const std::size_t n = g.members.size();
+            g.position.resize(n);
+            g.alpha.resize(n);
+            g.sigma2.resize(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint32_t k = g.members[i];
+                g.position[i] = m_position[k];
+                g.alpha[i] = m_alpha[k];
+                g.sigma2[i] = m_sigma2[k];
+            }
+            const GridGeometry geometry =
+                FitGridWithCell(clusters[c].box, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max());
+            g.grid.Solve(geometry, g.Sources(), stretching);
+            m_solvedPoints += geometry.PointCount();
+            if (m_groupCount > 1) g.tree.Build(g.Sources(), std::max(1, m_settings.treeLeafSize));
+        }
+    }
+
+    // At each group's vortons: its own grid, then every other group's tree in order.
+    void EvaluateGroupsAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
+                                 std::span<glm::vec3> stretch) {
+        const bool withStretch = !omega.empty();
+        for (std::size_t c = 0; c < m_groupCount; ++c) {
+            const Group& g = *m_groups[c];
+            const std::size_t n = g.members.size();
+            m_omega.resize(withStretch ? n : 0);
+            for (std::size_t i = 0; i < m_omega.size(); ++i) m_omega[i] = omega[g.members[i]];
+            m_velocity.resize(n);
+            m_stretch.resize(withStretch ? n : 0);
+            g.grid.Evaluate(VelocityQuery{g.position, m_velocity, m_omega, m_stretch});
+            m_farVelocity.resize(n);
+            m_farStretch.resize(m_stretch.size());
+            for (std::size_t d = 0; d < m_groupCount; ++d) {
+                if (d == c) continue;
+                m_groups[d]->tree.Evaluate(VelocityQuery{g.position, m_farVelocity, m_omega, m_farStretch},
+                                           Theta(m_settings));
+                for (std::size_t i = 0; i < n; ++i) m_velocity[i] += m_farVelocity[i];
+                for (std::size_t i = 0; i < m_stretch.size(); ++i) m_stretch[i] += m_farStretch[i];
+            }
+            for (std::size_t i = 0; i < n; ++i) velocity[g.members[i]] = m_velocity[i];
+            for (std::size_t i = 0; i < m_stretch.size(); ++i) stretch[g.members[i]] = m_stretch[i];
+        }
+    }
+
+    // Anywhere: the grid of the first group whose grid holds the point (if
+    // any), then the tree of every other group in order.
+    void EvaluateGroups(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
+        m_owner.resize(points.size());
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            std::size_t c = 0;
+            while (c < m_groupCount && !m_groups[c]->grid.Holds(points[i])) ++c;
+            m_owner[i] = c;
+        }
+        std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
+        for (std::size_t c = 0; c < m_groupCount; ++c) {
+            m_inside.clear();
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                if (m_owner[i] == c) m_inside.push_back(i);
+            }
+            const GridSolver& grid = m_groups[c]->grid;
+            Split(points, velocity, m_inside, [&](auto p, auto v) { grid.Evaluate(VelocityQuery{p, v, {}, {}}); });
+        }
+        for (std::size_t d = 0; d < m_groupCount; ++d) {
+            m_outside.clear();
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                if (m_owner[i] != d) m_outside.push_back(i);
+            }
+            if (m_groupCount == 1) {
+                // One group: its tree was not built; points off its grid get it now.
+                if (m_outside.empty()) break;
+                m_groups[0]->tree.Build(m_groups[0]->Sources(), std::max(1, m_settings.treeLeafSize));
+            }
+            const Treecode& tree = m_groups[d]->tree;
+            Add(points, velocity, m_outside,
+                [&](auto p, auto v) { tree.Evaluate(VelocityQuery{p, v, {}, {}}, Theta(m_settings)); });
+        }
+    }
+
     template <typename F>
     void Split(std::span<const glm::vec3> points, std::span<glm::vec3> velocity, const std::vector<std::size_t>& which,
                F&& evaluate) {
@@ -117,6 +239,16 @@ private:
         evaluate(std::span<const glm::vec3>(m_points), std::span<glm::vec3>(m_velocity));
         for (std::size_t n = 0; n < which.size(); ++n) velocity[which[n]] = m_velocity[n];
     }
+    template <typename F>
+    void Add(std::span<const glm::vec3> points, std::span<glm::vec3> velocity, const std::vector<std::size_t>& which,
+             F&& evaluate) {
+        if (which.empty()) return;
+        m_points.resize(which.size());
+        m_velocity.resize(which.size());
+        for (std::size_t n = 0; n < which.size(); ++n) m_points[n] = points[which[n]];
+        evaluate(std::span<const glm::vec3>(m_points), std::span<glm::vec3>(m_velocity));
+        for (std::size_t n = 0; n < which.size(); ++n) velocity[which[n]] += m_velocity[n];
+    }
 
     GridSolver m_grid;
     Treecode m_tree;
@@ -124,9 +256,12 @@ private:
     std::vector<float> m_sigma2;
     VortonSources m_sources;
     SolverSettings m_settings;
-    bool m_treeBuilt = false, m_empty = true;
-    std::vector<std::size_t> m_inside, m_outside;
-    std::vector<glm::vec3> m_points, m_velocity;
+    bool m_treeBuilt = false, m_empty = true, m_split = false;
+    std::size_t m_solvedPoints = 0;
+    std::vector<std::unique_ptr<Group>> m_groups;  // the first m_groupCount are loaded
+    std::size_t m_groupCount = 0;
+    std::vector<std::size_t> m_inside, m_outside, m_owner;
+    std::vector<glm::vec3> m_points, m_velocity, m_stretch, m_omega, m_farVelocity, m_farStretch;
 };
 
 }  // namespace

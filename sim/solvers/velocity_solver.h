@@ -19,6 +19,13 @@ namespace vorton {
 struct SolverSettings {
     float treeTheta = 0.6f;  ///< treecode opening angle, clamped to [0.01, 1]
     int treeLeafSize = 16;   ///< vortons per treecode leaf at most, ≥ 1
+    /// Grid solver only. 0: one grid, the `vortonGrid` given to Load. > 0
+    /// (m): the vortons are split into groups separated by empty space
+    /// (SplitIntoClusters, vorton_clusters.h, with this cell and a margin of
+    /// 2.5 cells), each solved on its own grid of this cell; what a group
+    /// induces elsewhere comes from a treecode over that group. GridVelocity
+    /// is then empty.
+    float clusterCell = 0.0f;
 };
 
 /// The regularised Biot–Savart sum v(x) = (1/4π) Σ α_k × r/(|r|²+σ_k²)^{3/2}
@@ -46,6 +53,10 @@ public:
     /// The velocity on every point of the loaded vortonGrid when the solver
     /// computes it anyway (the grid solver), else empty.
     virtual std::span<const glm::vec3> GridVelocity() const { return {}; }
+    /// Points of the grids the last Load solved on (Σ over the groups' grids
+    /// when split), 0 for a solver with no grid: the work counted in
+    /// Simulation::StepWork.
+    virtual std::size_t SolvedGridPoints() const { return 0; }
 };
 
 /// A new solver of the given kind (Direct, Tree or Grid; Auto is resolved by

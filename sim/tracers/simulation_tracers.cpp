@@ -41,7 +41,8 @@ NestedGrid Simulation::TracerGrid(const Aabb& vortonBox, const Aabb& tracerBox) 
 }
 
 std::size_t Simulation::WholeLevelPoints(const NestedGrid& grid) const {
-    return SolvesOnItsGrid(m_activeSolver) ? grid.LevelPointCount() : 0;
+    // Split into groups, the grid solver has no velocity on the whole level.
+    return SolvesOnItsGrid(m_activeSolver) && m_clusterCell == 0.0f ? grid.LevelPointCount() : 0;
 }
 
 void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points) {

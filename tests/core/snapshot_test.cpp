@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "scene/snapshot.h"
+#include "sim/solvers/vorton_clusters.h"
 #include "test_util.h"
 
 namespace vorton {
@@ -95,6 +96,30 @@ TEST(Snapshot, LoadedRunContinuesBitForBit) {
     }
 }
 
+TEST(Snapshot, ARunOnAGridPerGroupContinuesBitForBit) {
+    // two_drops with its drops 6 m apart: one grid over both would be mostly
+    // empty (past kAutoTreeSparsity points per vorton, so once the treecode),
+    // so the grid solver solves each drop on its own grid (SolverSettings::
+    // clusterCell), a choice the state carries in its cache key.
+    Scene scene = LoadScene("two_drops");
+    scene.setup.params.tracerCount = 20000;
+    scene.setup.groups[0].center.z = 3.0f;
+    scene.setup.groups[1].center.z = -3.0f;
+    Simulation original(scene.setup);
+    ASSERT_TRUE(test::RunSteps(original, 13).ok);
+    EXPECT_EQ(original.ActiveSolver(), Solver::Grid);
+    const float cell = scene.setup.params.velocityGridSpacing * original.Spacing();
+    const std::size_t oneGrid = ClusterGridPoints(BoundsOf(original.GetVortons().position), cell, 2.5f * cell);
+    EXPECT_GT(original.LastStepWork().solverGridPoints, 0u);
+    EXPECT_LT(original.LastStepWork().solverGridPoints, oneGrid);  // two solves a step, each on two small grids
+    const fs::path file = TempDir("groups") / "groups.vsnap";
+    ASSERT_TRUE(WriteSnapshotFile(file, scene, original).ok());
+    const std::vector<std::uint64_t> expected = Trajectory(original, 12);
+    auto loaded = ReadSnapshotFile(file);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    EXPECT_EQ(Trajectory(*loaded.value().sim, 12), expected);
+}
+
 TEST(Snapshot, APaintedRunContinuesBitForBit) {
     // Painted fluid (a thrown light blob, Simulation::SeedGroupNow) is a group of the setup the
     // snapshot's scene JSON carries, and its vortons and tracers are state: a run painted at
@@ -150,8 +175,8 @@ TEST(Snapshot, BadFilesGetAClearError) {
         expectError("cut_" + std::to_string(cut), bytes.substr(0, cut), "truncated");
     }
     std::string version = bytes;
-    version[8] = 2;  // the u32 after the magic
-    expectError("version", version, "version 2");
+    version[8] = char(kSnapshotVersion + 1);  // the u32 after the magic
+    expectError("version", version, "version " + std::to_string(kSnapshotVersion + 1));
     std::string damaged = bytes;
     damaged[bytes.size() / 2] ^= 0x10;
     expectError("damaged", damaged, "damaged");
