@@ -79,26 +79,35 @@ struct LatticeRows {
     }
 };
 
+/// visit(r, q) for every row r of the box and every other row q within
+/// `reach` of it along `axis` (1: j, 2: k), clipped to the box; r in index
+/// order, then q from the lowest up.
+template <typename F>
+void ForRowsWithin(const LatticeRows& rows, int axis, int reach, F&& visit) {
+    const int ny = rows.dims.y, nz = rows.dims.z;
+    const std::ptrdiff_t stride = axis == 1 ? 1 : std::ptrdiff_t(ny);
+    for (int k = 0; k < nz; ++k) {
+        for (int j = 0; j < ny; ++j) {
+            const std::size_t r = std::size_t(k) * std::size_t(ny) + std::size_t(j);
+            const int c = axis == 1 ? j : k, n = axis == 1 ? ny : nz;
+            for (int d = std::max(-reach, -c); d <= std::min(reach, n - 1 - c); ++d) {
+                if (d != 0) visit(r, r + std::size_t(std::ptrdiff_t(d) * stride));
+            }
+        }
+    }
+}
+
 /// Widens every row's interval to what the rows within `reach` (Chebyshev,
 /// in j and k) hold, each by `reach` in i: the rows' hull grown by `reach`
 /// lattice steps in every direction, clipped to the box.
 void GrowRows(LatticeRows& rows, int reach) {
     if (reach <= 0) return;
-    const int ny = rows.dims.y, nz = rows.dims.z;
     for (int axis = 1; axis <= 2; ++axis) {
         const std::vector<int> first = rows.first, last = rows.last;
-        for (int k = 0; k < nz; ++k) {
-            for (int j = 0; j < ny; ++j) {
-                const std::size_t r = std::size_t(k) * std::size_t(ny) + std::size_t(j);
-                const int c = axis == 1 ? j : k, n = axis == 1 ? ny : nz;
-                for (int d = std::max(-reach, -c); d <= std::min(reach, n - 1 - c); ++d) {
-                    const std::size_t q = axis == 1 ? r + std::size_t(std::ptrdiff_t(d))
-                                                    : r + std::size_t(std::ptrdiff_t(d) * std::ptrdiff_t(ny));
-                    rows.first[r] = std::min(rows.first[r], first[q]);
-                    rows.last[r] = std::max(rows.last[r], last[q]);
-                }
-            }
-        }
+        ForRowsWithin(rows, axis, reach, [&](std::size_t r, std::size_t q) {
+            rows.first[r] = std::min(rows.first[r], first[q]);
+            rows.last[r] = std::max(rows.last[r], last[q]);
+        });
     }
     const int x0 = rows.lo.x, x1 = rows.lo.x + rows.dims.x - 1;
     for (std::size_t r = 0; r < rows.first.size(); ++r) {
@@ -132,28 +141,15 @@ void Dilate(std::vector<std::uint8_t>& mask, const LatticeRows& rows, int reach)
         }
     }
     // Along j, then k: each row ORs the rows within reach over the i they share.
-    const int ny = rows.dims.y, nz = rows.dims.z;
     for (int axis = 1; axis <= 2; ++axis) {
         in = mask;
-        for (int k = 0; k < nz; ++k) {
-            for (int j = 0; j < ny; ++j) {
-                const std::size_t r = std::size_t(k) * std::size_t(ny) + std::size_t(j);
-                if (rows.first[r] > rows.last[r]) continue;
-                const int c = axis == 1 ? j : k, n = axis == 1 ? ny : nz;
-                std::uint8_t* m = mask.data() + rows.start[r];
-                for (int d = std::max(-reach, -c); d <= std::min(reach, n - 1 - c); ++d) {
-                    if (d == 0) continue;
-                    const std::size_t q = axis == 1 ? r + std::size_t(std::ptrdiff_t(d))
-                                                    : r + std::size_t(std::ptrdiff_t(d) * std::ptrdiff_t(ny));
-                    if (rows.first[q] > rows.last[q]) continue;
-                    const int i0 = std::max(rows.first[r], rows.first[q]), i1 = std::min(rows.last[r], rows.last[q]);
-                    if (i0 > i1) continue;
-                    const std::uint8_t* src = in.data() + rows.start[q] + std::ptrdiff_t(i0 - rows.first[q]);
-                    std::uint8_t* dst = m + std::ptrdiff_t(i0 - rows.first[r]);
-                    for (int i = 0; i <= i1 - i0; ++i) dst[i] |= src[i];
-                }
-            }
-        }
+        ForRowsWithin(rows, axis, reach, [&](std::size_t r, std::size_t q) {
+            const int i0 = std::max(rows.first[r], rows.first[q]), i1 = std::min(rows.last[r], rows.last[q]);
+            if (i0 > i1) return;  // also when either row is empty
+            const std::uint8_t* src = in.data() + rows.start[q] + std::ptrdiff_t(i0 - rows.first[q]);
+            std::uint8_t* dst = mask.data() + rows.start[r] + std::ptrdiff_t(i0 - rows.first[r]);
+            for (int i = 0; i <= i1 - i0; ++i) dst[i] |= src[i];
+        });
     }
 }
 
@@ -219,7 +215,6 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     std::vector<float> birthMax(points, -std::numeric_limits<float>::max());
     std::vector<float> volume(points * channels, 0.0f);
 
-    auto index = [&](int i, int j, int k) { return rows.At(i, j, k); };
     for (std::size_t p = 0; p < n; ++p) {
         const glm::vec3 u = (vortons.position[p] - lattice.origin) / h;
         const glm::ivec3 base = glm::ivec3(glm::floor(u));
@@ -237,7 +232,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
                 const float wzy = w[2][k] * w[1][j];
                 if (wzy == 0.0f) continue;
                 // The kernel's row (always visited): its first point's index.
-                const std::size_t row0 = index(base.x - 1, base.y - 1 + j, base.z - 1 + k);
+                const std::size_t row0 = rows.At(base.x - 1, base.y - 1 + j, base.z - 1 + k);
                 for (int i = 0; i < 4; ++i) {
                     const float weight = wzy * w[0][i];
                     if (weight == 0.0f) continue;
@@ -258,6 +253,9 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     const float floorVolume = settings.groupFloor * cellVolume;
     std::vector<std::int8_t> best(points, -1);
     std::vector<std::uint8_t> tier(points, kDropped);
+    // What makes a point a receiver: 0 none, kNearBuoyant (within reach of a
+    // buoyant group's fluid; Dilate spreads the 1s), kInShell (a body's shell).
+    constexpr std::uint8_t kNearBuoyant = 1, kInShell = 2;
     std::vector<std::uint8_t> receiver(points, 0);
     bool anyBuoyant = false;
     for (std::size_t idx = 0; idx < points; ++idx) {
@@ -272,7 +270,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         if (best[idx] < 0) continue;
         tier[idx] = kFluid;
         if (settings.buoyantGroup[groupOfChannel[std::size_t(best[idx])]]) {
-            receiver[idx] = 1;
+            receiver[idx] = kNearBuoyant;
             anyBuoyant = true;
         }
     }
@@ -286,7 +284,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
                 for (int i = b0.x; i <= b1.x; ++i) {
                     const glm::vec3 d = lattice.origin + h * glm::vec3(i, j, k) - c;
                     const float d2 = glm::dot(d, d);
-                    if (d2 < outer * outer) visit(index(i, j, k), d2);  // covered by rows.Cover
+                    if (d2 < outer * outer) visit(rows.At(i, j, k), d2);  // covered by rows.Cover
                 }
             }
         }
@@ -296,7 +294,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         for (const glm::vec4& body : settings.bodies) {
             const float r2 = body.w * body.w;
             forPointsWithin(glm::vec3(body), body.w + settings.bodyShell, [&](std::size_t idx, float d2) {
-                if (d2 >= r2) receiver[idx] = 2;
+                if (d2 >= r2) receiver[idx] = kInShell;
             });
         }
     }
@@ -317,7 +315,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         totalStrength += double(s);
         if (tier[idx] == kFluid || tier[idx] == kInside) continue;
         if (receiver[idx]) {
-            tier[idx] = receiver[idx] == 2 ? kShell : kReceiver;
+            tier[idx] = receiver[idx] == kInShell ? kShell : kReceiver;
         } else if (s > 0.0f) {
             tier[idx] = kVorticity;
             weak.emplace_back(s, std::uint32_t(idx));
