@@ -30,7 +30,9 @@ enum class Solver : std::uint8_t {
     /// eight-lane kernel the fastest there), the grid solver from there on
     /// (measured crossover on the bench cases), and the treecode when the
     /// vortons' grid would pass velocity_grid_cells or kAutoTreeSparsity
-    /// points per vorton (a flow spread thin over a large box).
+    /// points per vorton (a flow spread thin over a large box), unless the
+    /// vortons fall into groups separated by empty space whose own grids
+    /// pass neither: then a grid per group (vorton_clusters.h).
     Auto,
 };
 /// Vorton count from which Solver::Auto uses the grid solver.
