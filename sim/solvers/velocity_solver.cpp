@@ -167,6 +167,7 @@ private:
             m_solvedPoints += geometry.PointCount();
             if (m_groupCount > 1) g.tree.Build(g.Sources(), std::max(1, m_settings.treeLeafSize));
         }
+        m_treeBuilt = m_groupCount > 1;
     }
 
     // At each group's vortons: its own grid, then every other group's tree in order.
@@ -218,10 +219,11 @@ private:
             for (std::size_t i = 0; i < points.size(); ++i) {
                 if (m_owner[i] != d) m_outside.push_back(i);
             }
-            if (m_groupCount == 1) {
-                // One group: its tree was not built; points off its grid get it now.
-                if (m_outside.empty()) break;
+            if (m_outside.empty()) continue;
+            if (!m_treeBuilt) {
+                // One group: its tree is built for the first points off its grid.
                 m_groups[0]->tree.Build(m_groups[0]->Sources(), std::max(1, m_settings.treeLeafSize));
+                m_treeBuilt = true;
             }
             const Treecode& tree = m_groups[d]->tree;
             Add(points, velocity, m_outside,

@@ -472,6 +472,17 @@ TEST(GridSolverGroups, MatchesDirectSummation) {
     const GroupErrors f = MeasureGroups(silent, upper);
     test::Measured("velocity_rms_error_from_the_other_group", f.offGrid);
     EXPECT_LE(f.offGrid, 0.01);
+
+    // Asked to split vortons that lie in one group: one grid, and the
+    // group's treecode (built when first needed) at points off it.
+    const Cloud one = SmoothBall(kLowerRadius, 11);
+    std::vector<glm::vec3> off;
+    for (int i = 0; i <= 10; ++i) off.push_back(glm::vec3(0.01f, 0.0f, (12.0f + 3.0f * float(i)) * one.h));
+    const GroupErrors g = MeasureGroups(one, off);
+    test::Measured("one_group_velocity_rms_error_at_vortons", g.atVortons);
+    test::Measured("one_group_velocity_rms_error_off_its_grid", g.offGrid);
+    EXPECT_LE(g.atVortons, 0.01);
+    EXPECT_LE(g.offGrid, 0.06);
 }
 
 TEST(GridSolverGroups, BitwiseIdenticalForAnyThreadCount) {
