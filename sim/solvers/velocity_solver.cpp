@@ -117,13 +117,14 @@ public:
             m_grid.Evaluate(VelocityQuery{points, velocity, {}, {}});
             return;
         }
-        Split(points, velocity, m_inside, [&](auto p, auto v) { m_grid.Evaluate(VelocityQuery{p, v, {}, {}}); });
+        EvaluateSubset(points, velocity, m_inside, Into::kStore,
+                       [&](auto p, auto v) { m_grid.Evaluate(VelocityQuery{p, v, {}, {}}); });
         if (!m_treeBuilt) {
             m_tree.Build(m_sources, std::max(1, m_settings.treeLeafSize));
             m_treeBuilt = true;
         }
-        Split(points, velocity, m_outside,
-              [&](auto p, auto v) { m_tree.Evaluate(VelocityQuery{p, v, {}, {}}, Theta(m_settings)); });
+        EvaluateSubset(points, velocity, m_outside, Into::kStore,
+                       [&](auto p, auto v) { m_tree.Evaluate(VelocityQuery{p, v, {}, {}}, Theta(m_settings)); });
     }
     std::span<const glm::vec3> GridVelocity() const override {
         return m_empty || m_split ? std::span<const glm::vec3>{} : m_grid.GridVelocity();
@@ -212,7 +213,8 @@ private:
                 if (m_owner[i] == c) m_inside.push_back(i);
             }
             const GridSolver& grid = m_groups[c]->grid;
-            Split(points, velocity, m_inside, [&](auto p, auto v) { grid.Evaluate(VelocityQuery{p, v, {}, {}}); });
+            EvaluateSubset(points, velocity, m_inside, Into::kStore,
+                           [&](auto p, auto v) { grid.Evaluate(VelocityQuery{p, v, {}, {}}); });
         }
         for (std::size_t d = 0; d < m_groupCount; ++d) {
             m_outside.clear();
@@ -226,30 +228,27 @@ private:
                 m_treeBuilt = true;
             }
             const Treecode& tree = m_groups[d]->tree;
-            Add(points, velocity, m_outside,
-                [&](auto p, auto v) { tree.Evaluate(VelocityQuery{p, v, {}, {}}, Theta(m_settings)); });
+            EvaluateSubset(points, velocity, m_outside, Into::kAdd,
+                           [&](auto p, auto v) { tree.Evaluate(VelocityQuery{p, v, {}, {}}, Theta(m_settings)); });
         }
     }
 
+    enum class Into { kStore, kAdd };
+    // Evaluates at the points listed in `which`, gathered into one batch, and
+    // stores or adds the results at those indices of `velocity`.
     template <typename F>
-    void Split(std::span<const glm::vec3> points, std::span<glm::vec3> velocity, const std::vector<std::size_t>& which,
-               F&& evaluate) {
+    void EvaluateSubset(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
+                        const std::vector<std::size_t>& which, Into into, F&& evaluate) {
         if (which.empty()) return;
         m_points.resize(which.size());
         m_velocity.resize(which.size());
         for (std::size_t n = 0; n < which.size(); ++n) m_points[n] = points[which[n]];
         evaluate(std::span<const glm::vec3>(m_points), std::span<glm::vec3>(m_velocity));
-        for (std::size_t n = 0; n < which.size(); ++n) velocity[which[n]] = m_velocity[n];
-    }
-    template <typename F>
-    void Add(std::span<const glm::vec3> points, std::span<glm::vec3> velocity, const std::vector<std::size_t>& which,
-             F&& evaluate) {
-        if (which.empty()) return;
-        m_points.resize(which.size());
-        m_velocity.resize(which.size());
-        for (std::size_t n = 0; n < which.size(); ++n) m_points[n] = points[which[n]];
-        evaluate(std::span<const glm::vec3>(m_points), std::span<glm::vec3>(m_velocity));
-        for (std::size_t n = 0; n < which.size(); ++n) velocity[which[n]] += m_velocity[n];
+        if (into == Into::kAdd) {
+            for (std::size_t n = 0; n < which.size(); ++n) velocity[which[n]] += m_velocity[n];
+        } else {
+            for (std::size_t n = 0; n < which.size(); ++n) velocity[which[n]] = m_velocity[n];
+        }
     }
 
     GridSolver m_grid;

@@ -18,9 +18,17 @@ namespace {
 // Slabs per axis at most: a wider gap is found with wider slabs.
 constexpr std::size_t kMaxSlabs = std::size_t(1) << 20;
 
+// Slabs of equal thickness along one axis of a group's box, from its low face.
+struct Slabs {
+    float lo = 0.0f;        // m: the box's low face along the axis
+    float width = 0.0f;     // m: slab thickness
+    std::size_t count = 1;  // slabs; the last one also holds the box's high face
+    std::size_t Of(float x) const { return std::min(count - 1, std::size_t((x - lo) / width)); }
+};
+
 struct Cut {
     int axis = -1;
-    float width = 0.0f;      // m: slab thickness along the axis
+    Slabs slabs;
     std::size_t first = 0;   // first empty slab: points in slabs below go to the first half
     std::size_t points = std::numeric_limits<std::size_t>::max();
 };
@@ -40,12 +48,10 @@ Cut BestCut(std::span<const glm::vec3> points, const std::vector<std::uint32_t>&
         const float extent = box.max[a] - box.min[a];
         float width = cell;
         while (extent / width >= float(kMaxSlabs)) width *= 2.0f;
-        const std::size_t slabs = std::size_t(extent / width) + 1;
+        const Slabs slab{box.min[a], width, std::size_t(extent / width) + 1};
+        const std::size_t slabs = slab.count;
         count.assign(slabs, 0);
-        for (std::uint32_t k : members) {
-            const std::size_t s = std::min(slabs - 1, std::size_t((points[k][a] - box.min[a]) / width));
-            ++count[s];
-        }
+        for (std::uint32_t k : members) ++count[slab.Of(points[k][a])];
         // The widest run of empty slabs (the first of equal ones).
         std::size_t runBegin = 0, runLength = 0;
         for (std::size_t s = 0; s < slabs;) {
@@ -63,13 +69,10 @@ Cut BestCut(std::span<const glm::vec3> points, const std::vector<std::uint32_t>&
         // run has points on both sides. Its first slab's lower face splits
         // the points exactly as the slab indices do.
         Aabb low, high;
-        for (std::uint32_t k : members) {
-            const std::size_t s = std::min(slabs - 1, std::size_t((points[k][a] - box.min[a]) / width));
-            (s < runBegin ? low : high).Grow(points[k]);
-        }
+        for (std::uint32_t k : members) (slab.Of(points[k][a]) < runBegin ? low : high).Grow(points[k]);
         if (low.Empty() || high.Empty()) continue;
         const std::size_t split = ClusterGridPoints(low, cell, margin) + ClusterGridPoints(high, cell, margin);
-        if (2 * split <= whole && split < best.points) best = Cut{a, width, runBegin, split};
+        if (2 * split <= whole && split < best.points) best = Cut{a, slab, runBegin, split};
     }
     return best;
 }
@@ -100,9 +103,8 @@ std::vector<VortonCluster> SplitIntoClusters(std::span<const glm::vec3> points, 
         }
         VortonCluster low, high;
         // The same slab index as BestCut computed, so the same halves.
-        const float lo = c.box.min[cut.axis];
         for (std::uint32_t k : c.members) {
-            (std::size_t((points[k][cut.axis] - lo) / cut.width) < cut.first ? low : high).members.push_back(k);
+            (cut.slabs.Of(points[k][cut.axis]) < cut.first ? low : high).members.push_back(k);
         }
         low.box = BoxOf(points, low.members);
         high.box = BoxOf(points, high.members);
