@@ -17,6 +17,39 @@ namespace {
 // file: the ABI note about 32-byte vectors without AVX does not concern us.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+/// Moments of eight clusters, one lane each, rows in FarRecord's order.
+struct FarBatch {
+    alignas(32) float row[FarRecord::kFloats][kFarLanes];
+    const float* operator[](int k) const { return row[k]; }
+};
+
+/// Eight records as eight lanes: 8×8 transposes of each block of eight
+/// floats (unpack, shuffle, swap halves; only moves, so the same bits as
+/// copying lane by lane).
+[[gnu::always_inline]] inline void Transpose(const FarRecord* const* records, FarBatch* b) {
+    static_assert(FarRecord::kFloats % 8 == 0);
+    for (int block = 0; block < FarRecord::kFloats / 8; ++block) {
+        Float8 r[8];
+        for (int l = 0; l < 8; ++l) r[l] = Load8(records[l]->m + 8 * block);
+        Float8 t[8], u[8];
+        for (int p = 0; p < 4; ++p) {
+            t[2 * p] = __builtin_shufflevector(r[2 * p], r[2 * p + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+            t[2 * p + 1] = __builtin_shufflevector(r[2 * p], r[2 * p + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+        }
+        for (int h = 0; h < 2; ++h) {
+            const Float8 *a = t + 4 * h, *c = t + 4 * h + 2;
+            u[4 * h] = __builtin_shufflevector(a[0], c[0], 0, 1, 8, 9, 4, 5, 12, 13);
+            u[4 * h + 1] = __builtin_shufflevector(a[0], c[0], 2, 3, 10, 11, 6, 7, 14, 15);
+            u[4 * h + 2] = __builtin_shufflevector(a[1], c[1], 0, 1, 8, 9, 4, 5, 12, 13);
+            u[4 * h + 3] = __builtin_shufflevector(a[1], c[1], 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+        for (int j = 0; j < 4; ++j) {
+            Store8(b->row[8 * block + j], __builtin_shufflevector(u[j], u[4 + j], 0, 1, 2, 3, 8, 9, 10, 11));
+            Store8(b->row[8 * block + 4 + j], __builtin_shufflevector(u[j], u[4 + j], 4, 5, 6, 7, 12, 13, 14, 15));
+        }
+    }
+}
+
 /// What each lane's cluster induces at the target: velocity and stretching
 /// (before the 1/4π), components x, y, z.
 struct FarOut {
@@ -63,25 +96,26 @@ template <bool kStretch>
     using detail::Cross;
     using detail::Dot;
     using detail::V8;
-    const V8 r{x.x - Load8(b.cx), x.y - Load8(b.cy), x.z - Load8(b.cz)};
-    const Float8 q = Dot(r, r) + Load8(b.sigma2);
+    constexpr int kC = FarRecord::kCenter, kA = FarRecord::kAlpha, kD = FarRecord::kDipole,
+                  kS = FarRecord::kQuadrupole;
+    const V8 r{x.x - Load8(b[kC]), x.y - Load8(b[kC + 1]), x.z - Load8(b[kC + 2])};
+    const Float8 q = Dot(r, r) + Load8(b[FarRecord::kSigma2]);
     Float8 root;
     for (int l = 0; l < kFarLanes; ++l) root[l] = std::sqrt(q[l]);
     const Float8 inv3 = 1.0f / (q * root);
     const Float8 inv5 = inv3 / q;
     const Float8 inv7 = inv5 / q;
-    const V8 A{Load8(b.ax), Load8(b.ay), Load8(b.az)};
-    const V8 D[3] = {{Load8(b.dipole[0]), Load8(b.dipole[1]), Load8(b.dipole[2])},
-                     {Load8(b.dipole[3]), Load8(b.dipole[4]), Load8(b.dipole[5])},
-                     {Load8(b.dipole[6]), Load8(b.dipole[7]), Load8(b.dipole[8])}};
+    const V8 A{Load8(b[kA]), Load8(b[kA + 1]), Load8(b[kA + 2])};
+    const V8 D[3] = {{Load8(b[kD + 0]), Load8(b[kD + 1]), Load8(b[kD + 2])},
+                     {Load8(b[kD + 3]), Load8(b[kD + 4]), Load8(b[kD + 5])},
+                     {Load8(b[kD + 6]), Load8(b[kD + 7]), Load8(b[kD + 8])}};
     const V8 dCross{D[1].z - D[2].y, D[2].x - D[0].z, D[0].y - D[1].x};  // Σ α × d
     const V8 dR{Dot(D[0], r), Dot(D[1], r), Dot(D[2], r)};
     V8 sR[3];  // row i: S_i r
     Float8 trace[3], rSr[3];
     for (int i = 0; i < 3; ++i) {
-        const Float8 s0 = Load8(b.quadrupole[6 * i]), s1 = Load8(b.quadrupole[6 * i + 1]),
-                     s2 = Load8(b.quadrupole[6 * i + 2]), s3 = Load8(b.quadrupole[6 * i + 3]),
-                     s4 = Load8(b.quadrupole[6 * i + 4]), s5 = Load8(b.quadrupole[6 * i + 5]);
+        const Float8 s0 = Load8(b[kS + 6 * i]), s1 = Load8(b[kS + 6 * i + 1]), s2 = Load8(b[kS + 6 * i + 2]),
+                     s3 = Load8(b[kS + 6 * i + 3]), s4 = Load8(b[kS + 6 * i + 4]), s5 = Load8(b[kS + 6 * i + 5]);
         sR[i] = V8{s0 * r.x + s1 * r.y + s2 * r.z, s1 * r.x + s3 * r.y + s4 * r.z, s2 * r.x + s4 * r.y + s5 * r.z};
         trace[i] = s0 + s3 + s5;
         rSr[i] = Dot(sR[i], r);
@@ -104,7 +138,7 @@ template <bool kStretch>
         const V8 t = Cross(omega, traceV);
         const V8 wT = Cross(omega, rSrV);
         const V8 pR = sR[0] * rho.x + sR[1] * rho.y + sR[2] * rho.z;
-        auto S = [&](int i, int p) { return Load8(b.quadrupole[6 * i + p]); };
+        auto S = [&](int i, int p) { return Load8(b[kS + 6 * i + p]); };
         // u_a = Σ_c (ω × S_·ac)_c for a = x, y, z (pairs xx xy xz yy yz zz = 0..5).
         const Float8 ox = omega.x, oy = omega.y, oz = omega.z;
         const V8 u{oy * S(2, 0) - oz * S(1, 0) + oz * S(0, 1) - ox * S(2, 1) + ox * S(1, 2) - oy * S(0, 2),
@@ -123,8 +157,10 @@ template <bool kStretch>
 
 /// AddFarVelocity and AddFarStretch: the lanes' sums added in lane order.
 template <bool kStretch>
-[[gnu::always_inline]] inline void AddFar(const FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
-                                          glm::vec3* s) {
+[[gnu::always_inline]] inline void AddFar(const FarRecord* const* records, int lanes, glm::vec3 x, glm::vec3 omega,
+                                          glm::vec3* v, glm::vec3* s) {
+    FarBatch b;
+    Transpose(records, &b);
     FarOut out;
     FarFieldLanes<kStretch>(b, x, omega, &out);
     for (int l = 0; l < lanes; ++l) {
@@ -135,13 +171,13 @@ template <bool kStretch>
 
 }  // namespace
 
-VORTON_AVX2_CLONES void AddFarVelocity(const FarBatch& b, int lanes, glm::vec3 x, glm::vec3* v) {
-    AddFar<false>(b, lanes, x, glm::vec3(0.0f), v, nullptr);
+VORTON_AVX2_CLONES void AddFarVelocity(const FarRecord* const* records, int lanes, glm::vec3 x, glm::vec3* v) {
+    AddFar<false>(records, lanes, x, glm::vec3(0.0f), v, nullptr);
 }
 
-VORTON_AVX2_CLONES void AddFarStretch(const FarBatch& b, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
-                                      glm::vec3* s) {
-    AddFar<true>(b, lanes, x, omega, v, s);
+VORTON_AVX2_CLONES void AddFarStretch(const FarRecord* const* records, int lanes, glm::vec3 x, glm::vec3 omega,
+                                      glm::vec3* v, glm::vec3* s) {
+    AddFar<true>(records, lanes, x, omega, v, s);
 }
 
 }  // namespace vorton::tree

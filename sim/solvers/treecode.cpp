@@ -48,6 +48,7 @@ void Treecode::Build(const VortonSources& sources, int leafSize) {
     assert(leafSize >= 1);
     const std::size_t n = sources.position.size();
     m_nodes.clear();
+    m_far.clear();
     m_position.resize(n);
     m_alpha.resize(n);
     m_sigma2.resize(n);
@@ -173,6 +174,22 @@ void Treecode::ComputeMoments() {
         }
         node.radius2 = radius * radius;
     }
+    m_far.resize(m_nodes.size());
+    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+        const Node& node = m_nodes[i];
+        tree::FarRecord& far = m_far[i];
+        std::fill(std::begin(far.m), std::end(far.m), 0.0f);
+        using R = tree::FarRecord;
+        for (int a = 0; a < 3; ++a) {
+            far.m[R::kCenter + a] = node.center[a];
+            far.m[R::kAlpha + a] = node.alpha[a];
+        }
+        far.m[R::kSigma2] = node.sigma2;
+        for (int r = 0; r < 3; ++r) {
+            for (int a = 0; a < 3; ++a) far.m[R::kDipole + 3 * r + a] = node.dipole[r][a];
+            for (int p = 0; p < 6; ++p) far.m[R::kQuadrupole + 6 * r + p] = node.quadrupole[r][p];
+        }
+    }
 }
 
 void Treecode::EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
@@ -191,33 +208,18 @@ void Treecode::EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm
     });
 }
 
-void Treecode::PutFar(const Node& node, tree::FarBatch& batch, int lane) {
-    batch.cx[lane] = node.center.x;
-    batch.cy[lane] = node.center.y;
-    batch.cz[lane] = node.center.z;
-    batch.sigma2[lane] = node.sigma2;
-    batch.ax[lane] = node.alpha.x;
-    batch.ay[lane] = node.alpha.y;
-    batch.az[lane] = node.alpha.z;
-    for (int i = 0; i < 3; ++i) {
-        for (int a = 0; a < 3; ++a) batch.dipole[3 * i + a][lane] = node.dipole[i][a];
-        for (int p = 0; p < 6; ++p) batch.quadrupole[6 * i + p][lane] = node.quadrupole[i][p];
-    }
-}
-
 template <bool kStretch>
 void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const {
     std::uint32_t stack[8 * kBitsPerAxis + 8];
     // Accepted clusters wait in a batch of eight and are summed together
     // (tree_far_field.h); leaves are summed as they are reached. The order of
     // the sum depends only on the tree and x, so not on the thread count.
-    tree::FarBatch batch;
+    const tree::FarRecord* batch[tree::kFarLanes];
     int lanes = 0;
-    std::uint32_t first = 0;  // the batch's first cluster
     auto flush = [&] {
         if (lanes == 0) return;
         // Unused lanes repeat the first cluster (finite values; their sums are ignored).
-        for (int l = lanes; l < tree::kFarLanes; ++l) PutFar(m_nodes[first], batch, l);
+        for (int l = lanes; l < tree::kFarLanes; ++l) batch[l] = batch[0];
         if constexpr (kStretch) {
             tree::AddFarStretch(batch, lanes, x, omega, v, s);
         } else {
@@ -234,8 +236,7 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
         const glm::vec3 r = x - node.center;
         const float d2 = glm::dot(r, r);
         if (node.radius2 < theta2 * d2) {
-            if (lanes == 0) first = index;
-            PutFar(node, batch, lanes);
+            batch[lanes] = &m_far[index];
             if (++lanes == tree::kFarLanes) flush();
         } else if (node.childCount == 0) {
             for (std::uint32_t k = node.begin; k < node.end; ++k) {

@@ -10,13 +10,10 @@
 #include <glm/vec3.hpp>
 
 #include "sim/numerics/uniform_grid.h"
+#include "sim/solvers/tree_far_field.h"
 #include "sim/solvers/vorton_sources.h"
 
 namespace vorton {
-
-namespace tree {
-struct FarBatch;
-}  // namespace tree
 
 /// Octree over vortons sorted by Morton code. Each cluster stores its total
 /// strength A = Σα, centre c (|α|-weighted), dipole D_ia = Σ α_i d_a and
@@ -60,13 +57,12 @@ private:
         float weight;           // Σ|α|: zero means the cluster induces nothing
     };  // 148 bytes
 
-    /// Copies the far-field moments of `node` into lane `lane` of `batch`.
-    static void PutFar(const Node& node, tree::FarBatch& batch, int lane);
     template <bool kStretch>
     void EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const;
     void ComputeMoments();
 
     std::vector<Node> m_nodes;
+    std::vector<tree::FarRecord> m_far;  // per node: its moments packed for the far-field kernel
     std::vector<glm::vec3> m_position;  // sorted copies of the sources
     std::vector<glm::vec3> m_alpha;
     std::vector<float> m_sigma2;
