@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cmath>
 #include <iterator>
+#include <limits>
 
 #include <glm/geometric.hpp>
 #include <tbb/blocked_range.h>
@@ -48,6 +49,7 @@ void Treecode::Build(const VortonSources& sources, int leafSize) {
     assert(leafSize >= 1);
     const std::size_t n = sources.position.size();
     m_nodes.clear();
+    m_walk.clear();
     m_far.clear();
     m_position.resize(n);
     m_alpha.resize(n);
@@ -174,9 +176,13 @@ void Treecode::ComputeMoments() {
         }
         node.radius2 = radius * radius;
     }
+    m_walk.resize(m_nodes.size());
     m_far.resize(m_nodes.size());
     for (std::size_t i = 0; i < m_nodes.size(); ++i) {
         const Node& node = m_nodes[i];
+        m_walk[i] = node.weight == 0.0f ? WalkNode{node.center, std::numeric_limits<float>::infinity(), 0, 0, 0, 0}
+                                        : WalkNode{node.center, node.radius2, node.begin, node.end, node.firstChild,
+                                                   node.childCount};
         tree::FarRecord& far = m_far[i];
         std::fill(std::begin(far.m), std::end(far.m), 0.0f);
         using R = tree::FarRecord;
@@ -231,8 +237,7 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
     stack[top++] = 0;
     while (top > 0) {
         const std::uint32_t index = stack[--top];
-        const Node& node = m_nodes[index];
-        if (node.weight == 0.0f) continue;
+        const WalkNode& node = m_walk[index];
         const glm::vec3 r = x - node.center;
         const float d2 = glm::dot(r, r);
         if (node.radius2 < theta2 * d2) {

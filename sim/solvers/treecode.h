@@ -56,12 +56,21 @@ private:
         std::uint32_t childCount;  // 0 for a leaf
         float weight;           // Σ|α|: zero means the cluster induces nothing
     };  // 148 bytes
+    /// What the traversal reads of a node, two to a cache line. A cluster
+    /// that induces nothing (weight 0) is an empty leaf of infinite radius,
+    /// so it is neither summed nor opened.
+    struct alignas(32) WalkNode {
+        glm::vec3 center;  // m
+        float radius2;     // m²
+        std::uint32_t begin, end, firstChild, childCount;
+    };
 
     template <bool kStretch>
     void EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const;
     void ComputeMoments();
 
     std::vector<Node> m_nodes;
+    std::vector<WalkNode> m_walk;        // per node: what the traversal reads
     std::vector<tree::FarRecord> m_far;  // per node: its moments packed for the far-field kernel
     std::vector<glm::vec3> m_position;  // sorted copies of the sources
     std::vector<glm::vec3> m_alpha;
