@@ -14,13 +14,13 @@ namespace vorton::tree {
 
 inline constexpr int kFarLanes = 8;
 
-/// One cluster's far-field moments (treecode.h's Node), packed in the order
+/// One cluster's far-field moments (treecode.h), packed in the order
 /// the kernel reads them: centre c (m) at 0–2, σ_c² (m²) at 3, A = Σα (m³/s)
 /// at 4–6, dipole D_ia = Σα_i d_a (row i at 7 + 3i, m⁴/s), quadrupole S_iab
 /// (row i at 16 + 6i for ab = xx, xy, xz, yy, yz, zz, m⁵/s), then zeros to a
 /// whole number of eight-float rows, so eight records transpose in 8×8 blocks.
 struct FarRecord {
-    static constexpr int kCenter = 0, kSigma2 = 3, kAlpha = 4, kDipole = 7, kQuadrupole = 16, kUsed = 34;
+    static constexpr int kCenter = 0, kSigma2 = 3, kAlpha = 4, kDipole = 7, kQuadrupole = 16;
     static constexpr int kFloats = 40;
     alignas(32) float m[kFloats];
 };

@@ -49,7 +49,6 @@ void Treecode::Build(const VortonSources& sources, int leafSize) {
     assert(leafSize >= 1);
     const std::size_t n = sources.position.size();
     m_nodes.clear();
-    m_walk.clear();
     m_far.clear();
     m_position.resize(n);
     m_alpha.resize(n);
@@ -115,8 +114,15 @@ void Treecode::Build(const VortonSources& sources, int leafSize) {
 }
 
 void Treecode::ComputeMoments() {
+    using R = tree::FarRecord;
+    m_far.resize(m_nodes.size());
+    m_weight.resize(m_nodes.size());
+    // Children have larger indices than their parent, so one backward pass
+    // sees every child's moments before its parent's.
     for (std::size_t i = m_nodes.size(); i-- > 0;) {
         Node& node = m_nodes[i];
+        float* far = m_far[i].m;
+        std::fill(far, far + R::kFloats, 0.0f);
         glm::vec3 alpha(0.0f), weightedCenter(0.0f), meanPosition(0.0f);
         float weight = 0.0f, sigma2 = 0.0f;
         if (node.childCount == 0) {
@@ -130,71 +136,62 @@ void Treecode::ComputeMoments() {
             }
         } else {
             for (std::uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) {
-                const Node& child = m_nodes[c];
-                alpha += child.alpha;
-                weight += child.weight;
-                weightedCenter += child.weight * child.center;
-                meanPosition += float(child.end - child.begin) * child.center;
-                sigma2 += child.weight * child.sigma2;
+                const float* child = m_far[c].m;
+                const glm::vec3 childAlpha(child[R::kAlpha], child[R::kAlpha + 1], child[R::kAlpha + 2]);
+                alpha += childAlpha;
+                weight += m_weight[c];
+                weightedCenter += m_weight[c] * m_nodes[c].center;
+                meanPosition += float(m_nodes[c].end - m_nodes[c].begin) * m_nodes[c].center;
+                sigma2 += m_weight[c] * child[R::kSigma2];
             }
         }
-        node.alpha = alpha;
-        node.weight = weight;
+        m_weight[i] = weight;
         node.center = weight > 0.0f ? weightedCenter / weight : meanPosition / float(node.end - node.begin);
-        node.sigma2 = weight > 0.0f ? sigma2 / weight : 0.0f;
-        for (auto& row : node.dipole) row = glm::vec3(0.0f);
-        for (auto& row : node.quadrupole) std::fill(std::begin(row), std::end(row), 0.0f);
+        // D_ia = Σ α_i d_a and S_iab = Σ α_i d_a d_b, d = x_k − c, row i at kDipole + 3i and kQuadrupole + 6i.
+        float* dipole = far + R::kDipole;
+        float* quadrupole = far + R::kQuadrupole;
         float radius = 0.0f;
         if (node.childCount == 0) {
             for (std::uint32_t k = node.begin; k < node.end; ++k) {
                 const glm::vec3 d = m_position[k] - node.center;
                 const float dd[6] = {d.x * d.x, d.x * d.y, d.x * d.z, d.y * d.y, d.y * d.z, d.z * d.z};
                 for (int r = 0; r < 3; ++r) {
-                    node.dipole[r] += m_alpha[k][r] * d;
-                    for (int s = 0; s < 6; ++s) node.quadrupole[r][s] += m_alpha[k][r] * dd[s];
+                    for (int a = 0; a < 3; ++a) dipole[3 * r + a] += m_alpha[k][r] * d[a];
+                    for (int p = 0; p < 6; ++p) quadrupole[6 * r + p] += m_alpha[k][r] * dd[p];
                 }
                 radius = std::max(radius, glm::length(d));
             }
         } else {
             for (std::uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) {
-                const Node& child = m_nodes[c];
-                const glm::vec3 e = child.center - node.center;
+                const float* child = m_far[c].m;
+                const float* childDipole = child + R::kDipole;
+                const glm::vec3 e = m_nodes[c].center - node.center;
                 // Shift to the parent's centre, d' = d + e:
                 //   D'_ia = D_ia + A_i e_a,  S'_iab = S_iab + D_ia e_b + D_ib e_a + A_i e_a e_b.
                 const int pa[6] = {0, 0, 0, 1, 1, 2}, pb[6] = {0, 1, 2, 1, 2, 2};
                 for (int r = 0; r < 3; ++r) {
-                    const glm::vec3 D = child.dipole[r];
-                    for (int s = 0; s < 6; ++s) {
-                        const int a = pa[s], b = pb[s];
-                        node.quadrupole[r][s] += child.quadrupole[r][s] + D[a] * e[b] + D[b] * e[a] +
-                                                 child.alpha[r] * e[a] * e[b];
+                    const float childAlpha = child[R::kAlpha + r];
+                    const float* D = childDipole + 3 * r;
+                    for (int p = 0; p < 6; ++p) {
+                        const int a = pa[p], b = pb[p];
+                        quadrupole[6 * r + p] += child[R::kQuadrupole + 6 * r + p] + D[a] * e[b] + D[b] * e[a] +
+                                                 childAlpha * e[a] * e[b];
                     }
-                    node.dipole[r] += child.dipole[r] + child.alpha[r] * e;
+                    for (int a = 0; a < 3; ++a) dipole[3 * r + a] += D[a] + childAlpha * e[a];
                 }
-                radius = std::max(radius, glm::length(e) + std::sqrt(child.radius2));
+                radius = std::max(radius, glm::length(e) + std::sqrt(m_nodes[c].radius2));
             }
         }
         node.radius2 = radius * radius;
-    }
-    m_walk.resize(m_nodes.size());
-    m_far.resize(m_nodes.size());
-    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
-        const Node& node = m_nodes[i];
-        m_walk[i] = node.weight == 0.0f ? WalkNode{node.center, std::numeric_limits<float>::infinity(), 0, 0, 0, 0}
-                                        : WalkNode{node.center, node.radius2, node.begin, node.end, node.firstChild,
-                                                   node.childCount};
-        tree::FarRecord& far = m_far[i];
-        std::fill(std::begin(far.m), std::end(far.m), 0.0f);
-        using R = tree::FarRecord;
         for (int a = 0; a < 3; ++a) {
-            far.m[R::kCenter + a] = node.center[a];
-            far.m[R::kAlpha + a] = node.alpha[a];
+            far[R::kCenter + a] = node.center[a];
+            far[R::kAlpha + a] = alpha[a];
         }
-        far.m[R::kSigma2] = node.sigma2;
-        for (int r = 0; r < 3; ++r) {
-            for (int a = 0; a < 3; ++a) far.m[R::kDipole + 3 * r + a] = node.dipole[r][a];
-            for (int p = 0; p < 6; ++p) far.m[R::kQuadrupole + 6 * r + p] = node.quadrupole[r][p];
-        }
+        far[R::kSigma2] = weight > 0.0f ? sigma2 / weight : 0.0f;
+    }
+    // Only now, as the parents' radii above used their children's.
+    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+        if (m_weight[i] == 0.0f) m_nodes[i] = Node{m_nodes[i].center, std::numeric_limits<float>::infinity(), 0, 0, 0, 0};
     }
 }
 
@@ -237,7 +234,7 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
     stack[top++] = 0;
     while (top > 0) {
         const std::uint32_t index = stack[--top];
-        const WalkNode& node = m_walk[index];
+        const Node& node = m_nodes[index];
         const glm::vec3 r = x - node.center;
         const float d2 = glm::dot(r, r);
         if (node.radius2 < theta2 * d2) {

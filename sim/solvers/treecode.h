@@ -43,35 +43,26 @@ public:
     std::size_t NodeCount() const { return m_nodes.size(); }
 
 private:
-    struct Node {
-        glm::vec3 center;       // m
-        float radius2;          // squared cluster radius b², m²
-        glm::vec3 alpha;        // Σα, m³/s
-        float sigma2;           // strength-weighted σ², m²
-        glm::vec3 dipole[3];    // row i: Σ α_i d, m⁴/s
-        float quadrupole[3][6]; // row i: Σ α_i d_a d_b for ab = xx, xy, xz, yy, yz, zz, m⁵/s
-        std::uint32_t begin;    // first sorted source
-        std::uint32_t end;      // one past the last
+    /// One cluster as the traversal reads it, two to a cache line; its
+    /// moments are in m_far at the same index. A cluster that induces nothing
+    /// (Σ|α| = 0) is made an empty leaf of infinite radius once the moments
+    /// are done, so it is neither summed nor opened.
+    struct alignas(32) Node {
+        glm::vec3 center;         // |α|-weighted centre (the mean position if Σ|α| = 0), m
+        float radius2;            // squared cluster radius b², m²
+        std::uint32_t begin;      // first sorted source
+        std::uint32_t end;        // one past the last
         std::uint32_t firstChild;
         std::uint32_t childCount;  // 0 for a leaf
-        float weight;           // Σ|α|: zero means the cluster induces nothing
-    };  // 148 bytes
-    /// What the traversal reads of a node, two to a cache line. A cluster
-    /// that induces nothing (weight 0) is an empty leaf of infinite radius,
-    /// so it is neither summed nor opened.
-    struct alignas(32) WalkNode {
-        glm::vec3 center;  // m
-        float radius2;     // m²
-        std::uint32_t begin, end, firstChild, childCount;
     };
 
     template <bool kStretch>
     void EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::vec3* v, glm::vec3* s) const;
     void ComputeMoments();
 
-    std::vector<Node> m_nodes;
-    std::vector<WalkNode> m_walk;        // per node: what the traversal reads
+    std::vector<Node> m_nodes;           // breadth first: children after their parent, contiguous
     std::vector<tree::FarRecord> m_far;  // per node: its moments packed for the far-field kernel
+    std::vector<float> m_weight;         // per node: Σ|α|, m³/s (scratch of the build)
     std::vector<glm::vec3> m_position;  // sorted copies of the sources
     std::vector<glm::vec3> m_alpha;
     std::vector<float> m_sigma2;
