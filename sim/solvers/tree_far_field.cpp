@@ -1,9 +1,11 @@
-// The treecode's far-field kernel (tree_far_field.h): the velocity's and the
-// stretching's Taylor series about eight clusters' centres at once, in
-// eight-lane arithmetic, and its AVX2 and baseline entry points.
+// The treecode's eight-lane kernels (tree_far_field.h): the velocity's and the
+// stretching's Taylor series about eight clusters' centres at once, the
+// leaves' direct sums eight sources at a time, and their AVX2 and baseline
+// entry points.
 
 #include "sim/solvers/tree_far_field.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/numerics/simd.h"
@@ -169,7 +171,52 @@ template <bool kStretch>
     }
 }
 
+/// AddLeafVelocity and AddLeafStretch: AccumulateVorton (biot_savart.h) on
+/// eight sources at a time, written with the same operations in the same
+/// order (glm's dot as (x + y) + z, its cross as a.y b.z − b.y a.z, ...), and
+/// the contributions added one source at a time in order.
+template <bool kStretch>
+[[gnu::always_inline]] inline void AddLeaf(const LeafSources& src, std::uint32_t begin, std::uint32_t end,
+                                           glm::vec3 x, glm::vec3 omega, glm::vec3* v, glm::vec3* s) {
+    for (std::uint32_t k = begin; k < end; k += kFarLanes) {
+        const Float8 rx = x.x - Load8(src.x + k), ry = x.y - Load8(src.y + k), rz = x.z - Load8(src.z + k);
+        const Float8 ax = Load8(src.alphaX + k), ay = Load8(src.alphaY + k), az = Load8(src.alphaZ + k);
+        const Float8 q = rx * rx + ry * ry + rz * rz + Load8(src.sigma2 + k);
+        Float8 root;
+        for (int l = 0; l < kFarLanes; ++l) root[l] = std::sqrt(q[l]);
+        const Float8 inv3 = 1.0f / (q * root);
+        FarOut out;
+        Store8(out.v[0], (ay * rz - ry * az) * inv3);
+        Store8(out.v[1], (az * rx - rz * ax) * inv3);
+        Store8(out.v[2], (ax * ry - rx * ay) * inv3);
+        if constexpr (kStretch) {
+            const Float8 inv5 = inv3 / q;
+            const Float8 oax = omega.y * az - ay * omega.z, oay = omega.z * ax - az * omega.x,
+                         oaz = omega.x * ay - ax * omega.y;
+            const Float8 f = 3.0f * (rx * oax + ry * oay + rz * oaz) * inv5;
+            Store8(out.s[0], oax * inv3 - rx * f);
+            Store8(out.s[1], oay * inv3 - ry * f);
+            Store8(out.s[2], oaz * inv3 - rz * f);
+        }
+        const int lanes = int(std::min<std::uint32_t>(kFarLanes, end - k));
+        for (int l = 0; l < lanes; ++l) {
+            *v += glm::vec3(out.v[0][l], out.v[1][l], out.v[2][l]);
+            if constexpr (kStretch) *s += glm::vec3(out.s[0][l], out.s[1][l], out.s[2][l]);
+        }
+    }
+}
+
 }  // namespace
+
+VORTON_AVX2_CLONES void AddLeafVelocity(const LeafSources& sources, std::uint32_t begin, std::uint32_t end,
+                                        glm::vec3 x, glm::vec3* v) {
+    AddLeaf<false>(sources, begin, end, x, glm::vec3(0.0f), v, nullptr);
+}
+
+VORTON_AVX2_CLONES void AddLeafStretch(const LeafSources& sources, std::uint32_t begin, std::uint32_t end,
+                                       glm::vec3 x, glm::vec3 omega, glm::vec3* v, glm::vec3* s) {
+    AddLeaf<true>(sources, begin, end, x, omega, v, s);
+}
 
 VORTON_AVX2_CLONES void AddFarVelocity(const FarRecord* const* records, int lanes, glm::vec3 x, glm::vec3* v) {
     AddFar<false>(records, lanes, x, glm::vec3(0.0f), v, nullptr);

@@ -1,12 +1,17 @@
 #pragma once
 /// \file
-/// The treecode's far field on eight accepted clusters at once: their packed
-/// moments (FarRecord) transposed to one lane each, then the Taylor series of
-/// the velocity and of the stretching evaluated in eight-lane arithmetic
-/// (tree_far_field.cpp, where the series is written out). Built for AVX2 and
-/// for the baseline, picked at load time; every lane does the same IEEE
-/// operations (no FMA contraction, sim/numerics/simd.h), so both give the
-/// same bits.
+/// The treecode's eight-lane kernels. The far field on eight accepted
+/// clusters at once: their packed moments (FarRecord) transposed to one lane
+/// each, then the Taylor series of the velocity and of the stretching
+/// evaluated in eight-lane arithmetic (tree_far_field.cpp, where the series
+/// is written out). The near field of an opened leaf: its sources summed
+/// eight at a time with the regularised kernel (biot_savart.h), the
+/// contributions added in source order. Built for AVX2 and for the baseline,
+/// picked at load time; every lane does the same IEEE operations as the
+/// scalar code (no FMA contraction, sim/numerics/simd.h), so both give the
+/// same bits as AccumulateVorton one source at a time.
+
+#include <cstdint>
 
 #include <glm/vec3.hpp>
 
@@ -33,5 +38,28 @@ void AddFarVelocity(const FarRecord* const* records, int lanes, glm::vec3 x, glm
 /// vorticity at x.
 void AddFarStretch(const FarRecord* const* records, int lanes, glm::vec3 x, glm::vec3 omega, glm::vec3* v,
                    glm::vec3* s);
+
+/// The treecode's sources in sorted order, one array per component:
+/// position (m), α = ωV (m³/s) and core σ² (m²). Each array holds
+/// kFarLanes − 1 more entries past the last source (α = 0, σ² = 1 m²), so
+/// eight lanes can be read from any source.
+struct LeafSources {
+    const float* x;
+    const float* y;
+    const float* z;
+    const float* alphaX;
+    const float* alphaY;
+    const float* alphaZ;
+    const float* sigma2;
+};
+
+/// Adds to *v the unscaled velocity (4π times m/s) that sources begin .. end−1
+/// induce at x (m), added in source order: the same bits as AccumulateVorton
+/// over them.
+void AddLeafVelocity(const LeafSources& sources, std::uint32_t begin, std::uint32_t end, glm::vec3 x, glm::vec3* v);
+/// The same, and to *s the unscaled stretching (∇v)ᵀω (4π times 1/s²), ω
+/// (1/s) the vorticity at x.
+void AddLeafStretch(const LeafSources& sources, std::uint32_t begin, std::uint32_t end, glm::vec3 x,
+                    glm::vec3 omega, glm::vec3* v, glm::vec3* s);
 
 }  // namespace vorton::tree
