@@ -8,6 +8,8 @@
 #include <glm/geometric.hpp>
 
 #include "sim/simulation.h"
+#include "sim/solvers/biot_savart.h"
+#include "sim/solvers/tree_far_field.h"
 #include "sim/solvers/treecode.h"
 #include "sim/solvers/vorton_sources.h"
 #include "test_util.h"
@@ -74,6 +76,44 @@ TEST(Treecode, RandomCloudStressCase) {
     test::Measured("stretch_rms_error_default_theta", atDefaults.stretch);
     EXPECT_LE(fine.velocity, 0.01);
     EXPECT_LE(atDefaults.velocity, 0.06);
+}
+
+// The leaves' eight-lane sum claims the same bits as AccumulateVorton source
+// by source (tree_far_field.h): any reordering or contraction of its
+// arithmetic would show here as an inexact match. A range that starts off
+// the eight-lane boundary and ends in a partial chunk, and a target on a
+// source (r = 0, where only σ² keeps the kernel finite).
+TEST(Treecode, LeafSumsAreTheScalarKernelBitForBit) {
+    const Cloud c = RandomCloud(21, 11);
+    const std::size_t n = c.position.size(), stride = n + tree::kFarLanes - 1;
+    std::vector<float> rows(7 * stride, 0.0f);
+    for (std::size_t k = n; k < stride; ++k) rows[6 * stride + k] = 1.0f;
+    for (std::size_t k = 0; k < n; ++k) {
+        for (int a = 0; a < 3; ++a) {
+            rows[a * stride + k] = c.position[k][a];
+            rows[(3 + a) * stride + k] = c.alpha[k][a];
+        }
+        rows[6 * stride + k] = c.sigma2[k];
+    }
+    const float* r = rows.data();
+    const tree::LeafSources leaves{r, r + stride, r + 2 * stride, r + 3 * stride, r + 4 * stride, r + 5 * stride,
+                                   r + 6 * stride};
+    const glm::vec3 omega(0.3f, -0.7f, 1.1f);
+    for (const glm::vec3 x : {glm::vec3(0.2f, -0.1f, 0.4f), glm::vec3(1.5f, 0.3f, -2.0f), c.position[7]}) {
+        for (const std::uint32_t begin : {0u, 3u}) {
+            glm::vec3 v(0.5f), s(-0.25f), vLanes = v, sLanes = s, vOnly = v;
+            for (std::uint32_t k = begin; k < n; ++k) {
+                AccumulateVorton<true>(x - c.position[k], c.alpha[k], c.sigma2[k], omega, &v, &s);
+            }
+            tree::AddLeafStretch(leaves, begin, std::uint32_t(n), x, omega, &vLanes, &sLanes);
+            tree::AddLeafVelocity(leaves, begin, std::uint32_t(n), x, &vOnly);
+            for (int a = 0; a < 3; ++a) {
+                EXPECT_EQ(vLanes[a], v[a]) << "begin " << begin << " component " << a;
+                EXPECT_EQ(sLanes[a], s[a]) << "begin " << begin << " component " << a;
+                EXPECT_EQ(vOnly[a], v[a]) << "begin " << begin << " component " << a;
+            }
+        }
+    }
 }
 
 TEST(Treecode, StretchingFarFieldIsThirdOrder) {
