@@ -11,7 +11,11 @@
 /// scalar code (no FMA contraction, sim/numerics/simd.h), so both give the
 /// same bits as AccumulateVorton one source at a time.
 
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include <glm/vec3.hpp>
 
@@ -51,6 +55,47 @@ struct LeafSources {
     const float* alphaY;
     const float* alphaZ;
     const float* sigma2;
+};
+
+/// Owns the seven padded rows a LeafSources views: Assign(n) sizes them for
+/// n sources and writes only the padding (α = 0, σ² = 1 m²); Set fills
+/// source i. The treecode keeps its sorted sources here, and the tests build
+/// their leaves the same way.
+class LeafSourceRows {
+public:
+    /// Sizes the rows for n sources; the sources' own entries are left as
+    /// they were (Set writes them), the kFarLanes − 1 padding entries are set.
+    void Assign(std::size_t n) {
+        m_count = n;
+        m_stride = n + kFarLanes - 1;
+        m_rows.resize(kRows * m_stride);
+        for (int row = 0; row < kRows; ++row) {
+            std::fill_n(m_rows.begin() + row * m_stride + n, kFarLanes - 1, row == kSigma2 ? 1.0f : 0.0f);
+        }
+    }
+    /// Source i (i < size()): position (m), α (m³/s), σ² (m²).
+    void Set(std::size_t i, glm::vec3 position, glm::vec3 alpha, float sigma2) {
+        assert(i < m_count);
+        float* entry = m_rows.data() + i;
+        for (int a = 0; a < 3; ++a) {
+            entry[(kX + a) * m_stride] = position[a];
+            entry[(kAlphaX + a) * m_stride] = alpha[a];
+        }
+        entry[kSigma2 * m_stride] = sigma2;
+    }
+    std::size_t size() const { return m_count; }
+    glm::vec3 Position(std::size_t k) const { return {Row(kX)[k], Row(kY)[k], Row(kZ)[k]}; }
+    glm::vec3 Alpha(std::size_t k) const { return {Row(kAlphaX)[k], Row(kAlphaY)[k], Row(kAlphaZ)[k]}; }
+    float Sigma2(std::size_t k) const { return Row(kSigma2)[k]; }
+    LeafSources View() const {
+        return {Row(kX), Row(kY), Row(kZ), Row(kAlphaX), Row(kAlphaY), Row(kAlphaZ), Row(kSigma2)};
+    }
+
+private:
+    enum RowIndex { kX, kY, kZ, kAlphaX, kAlphaY, kAlphaZ, kSigma2, kRows };
+    const float* Row(int row) const { return m_rows.data() + row * m_stride; }
+    std::vector<float> m_rows;
+    std::size_t m_count = 0, m_stride = 0;
 };
 
 /// Adds to *v the unscaled velocity (4π times m/s) that sources begin .. end−1

@@ -50,10 +50,7 @@ void Treecode::Build(const VortonSources& sources, int leafSize) {
     const std::size_t n = sources.position.size();
     m_nodes.clear();
     m_far.clear();
-    m_count = n;
-    m_stride = n + tree::kFarLanes - 1;
-    m_sources.assign(kRows * m_stride, 0.0f);
-    std::fill(m_sources.begin() + kSigma2 * m_stride + n, m_sources.end(), 1.0f);  // the padding's σ²
+    m_sources.Assign(n);
     m_keys.resize(n);
     if (n == 0) return;
 
@@ -72,12 +69,7 @@ void Treecode::Build(const VortonSources& sources, int leafSize) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
             const std::uint32_t k = m_keys[i].index;
-            float* row = m_sources.data() + i;
-            for (int a = 0; a < 3; ++a) {
-                row[(kX + a) * m_stride] = sources.position[k][a];
-                row[(kAlphaX + a) * m_stride] = sources.alpha[k][a];
-            }
-            row[kSigma2 * m_stride] = sources.sigma2[k];
+            m_sources.Set(i, sources.position[k], sources.alpha[k], sources.sigma2[k]);
         }
     });
 
@@ -131,13 +123,13 @@ void Treecode::ComputeMoments() {
         float weight = 0.0f, sigma2 = 0.0f;
         if (node.childCount == 0) {
             for (std::uint32_t k = node.begin; k < node.end; ++k) {
-                const glm::vec3 alphaK = Alpha(k), positionK = Position(k);
+                const glm::vec3 alphaK = m_sources.Alpha(k), positionK = m_sources.Position(k);
                 const float w = glm::length(alphaK);
                 alpha += alphaK;
                 weight += w;
                 weightedCenter += w * positionK;
                 meanPosition += positionK;
-                sigma2 += w * Sigma2(k);
+                sigma2 += w * m_sources.Sigma2(k);
             }
         } else {
             for (std::uint32_t c = node.firstChild; c < node.firstChild + node.childCount; ++c) {
@@ -158,7 +150,7 @@ void Treecode::ComputeMoments() {
         float radius = 0.0f;
         if (node.childCount == 0) {
             for (std::uint32_t k = node.begin; k < node.end; ++k) {
-                const glm::vec3 d = Position(k) - node.center, alphaK = Alpha(k);
+                const glm::vec3 d = m_sources.Position(k) - node.center, alphaK = m_sources.Alpha(k);
                 const float dd[6] = {d.x * d.x, d.x * d.y, d.x * d.z, d.y * d.y, d.y * d.z, d.z * d.z};
                 for (int r = 0; r < 3; ++r) {
                     for (int a = 0; a < 3; ++a) dipole[3 * r + a] += alphaK[r] * d[a];
@@ -202,14 +194,14 @@ void Treecode::ComputeMoments() {
 
 void Treecode::EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
                                  std::span<glm::vec3> stretch, float theta) const {
-    assert(omega.size() == m_count && velocity.size() == omega.size() && stretch.size() == omega.size());
+    assert(omega.size() == m_sources.size() && velocity.size() == omega.size() && stretch.size() == omega.size());
     const float theta2 = theta * theta;
     // In key order, so neighbouring iterations walk nearly the same branches.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_count, 32), [&](const auto& range) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m_sources.size(), 32), [&](const auto& range) {
         for (std::size_t k = range.begin(); k != range.end(); ++k) {
             const std::uint32_t original = m_keys[k].index;
             glm::vec3 v(0.0f), s(0.0f);
-            EvaluatePoint<true>(Position(k), omega[original], theta2, &v, &s);
+            EvaluatePoint<true>(m_sources.Position(k), omega[original], theta2, &v, &s);
             velocity[original] = v * kOneOverFourPi;
             stretch[original] = s * kOneOverFourPi;
         }
@@ -224,7 +216,7 @@ void Treecode::EvaluatePoint(glm::vec3 x, glm::vec3 omega, float theta2, glm::ve
     // the sum depends only on the tree and x, so not on the thread count.
     const tree::FarRecord* batch[tree::kFarLanes];
     int lanes = 0;
-    const tree::LeafSources leaves = Leaves();
+    const tree::LeafSources leaves = m_sources.View();
     auto flush = [&] {
         if (lanes == 0) return;
         // Unused lanes repeat the first cluster (finite values; their sums are ignored).

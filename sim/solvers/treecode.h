@@ -63,18 +63,7 @@ private:
     std::vector<Node> m_nodes;           // breadth first: children after their parent, contiguous
     std::vector<tree::FarRecord> m_far;  // per node: its moments packed for the far-field kernel
     std::vector<float> m_weight;         // per node: Σ|α|, m³/s (scratch of the build)
-    // The sources, sorted: seven rows (x, y, z, α_x, α_y, α_z, σ²) of m_stride
-    // floats, each padded as tree::LeafSources asks.
-    enum SourceRow { kX, kY, kZ, kAlphaX, kAlphaY, kAlphaZ, kSigma2, kRows };
-    std::vector<float> m_sources;
-    std::size_t m_count = 0, m_stride = 0;
-    const float* Row(SourceRow row) const { return m_sources.data() + row * m_stride; }
-    glm::vec3 Position(std::size_t k) const { return {Row(kX)[k], Row(kY)[k], Row(kZ)[k]}; }
-    glm::vec3 Alpha(std::size_t k) const { return {Row(kAlphaX)[k], Row(kAlphaY)[k], Row(kAlphaZ)[k]}; }
-    float Sigma2(std::size_t k) const { return Row(kSigma2)[k]; }
-    tree::LeafSources Leaves() const {
-        return {Row(kX), Row(kY), Row(kZ), Row(kAlphaX), Row(kAlphaY), Row(kAlphaZ), Row(kSigma2)};
-    }
+    tree::LeafSourceRows m_sources;  // the sources in sorted (Morton) order
     struct KeyIndex {
         std::uint64_t key;
         std::uint32_t index;

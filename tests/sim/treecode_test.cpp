@@ -85,19 +85,11 @@ TEST(Treecode, RandomCloudStressCase) {
 // source (r = 0, where only σ² keeps the kernel finite).
 TEST(Treecode, LeafSumsAreTheScalarKernelBitForBit) {
     const Cloud c = RandomCloud(21, 11);
-    const std::size_t n = c.position.size(), stride = n + tree::kFarLanes - 1;
-    std::vector<float> rows(7 * stride, 0.0f);
-    for (std::size_t k = n; k < stride; ++k) rows[6 * stride + k] = 1.0f;
-    for (std::size_t k = 0; k < n; ++k) {
-        for (int a = 0; a < 3; ++a) {
-            rows[a * stride + k] = c.position[k][a];
-            rows[(3 + a) * stride + k] = c.alpha[k][a];
-        }
-        rows[6 * stride + k] = c.sigma2[k];
-    }
-    const float* r = rows.data();
-    const tree::LeafSources leaves{r, r + stride, r + 2 * stride, r + 3 * stride, r + 4 * stride, r + 5 * stride,
-                                   r + 6 * stride};
+    const std::size_t n = c.position.size();
+    tree::LeafSourceRows rows;
+    rows.Assign(n);
+    for (std::size_t k = 0; k < n; ++k) rows.Set(k, c.position[k], c.alpha[k], c.sigma2[k]);
+    const tree::LeafSources leaves = rows.View();
     const glm::vec3 omega(0.3f, -0.7f, 1.1f);
     for (const glm::vec3 x : {glm::vec3(0.2f, -0.1f, 0.4f), glm::vec3(1.5f, 0.3f, -2.0f), c.position[7]}) {
         for (const std::uint32_t begin : {0u, 3u}) {
