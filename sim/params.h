@@ -74,6 +74,9 @@ struct SimParams {
     /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per
     /// vorton; conserves what remeshing conserves), as long as every body
     /// radius still spans 2.5 spacings; only then are the weakest dropped.
+    /// Likewise when the vortons' solver grid would pass
+    /// min(velocity_grid_cells, 8 · max_vortons) points (a flow spread thin
+    /// over a growing volume; Simulation::MaxGridPoints).
     /// 0: 1.5 times the seeded count.
     int maxVortons = 0;
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)

@@ -280,6 +280,11 @@ std::size_t Simulation::MaxVortons() const {
     return std::max<std::size_t>(3 * m_seededVortons / 2, 64) + wakes;
 }
 
+std::size_t Simulation::MaxGridPoints() const {
+    const std::size_t cells = std::size_t(std::max(512, m_setup.params.velocityGridCells));
+    return std::min(cells, kGridPointsPerCapVorton * MaxVortons());
+}
+
 void Simulation::RemeshVortons() {
     if (m_vortons.position.empty() || m_lattice.spacing <= 0.0f) return;
     m_buoyantGroup.assign(m_setup.groups.size(), 0);
@@ -292,6 +297,8 @@ void Simulation::RemeshVortons() {
     settings.buoyantGroup = m_buoyantGroup;
     settings.maxVortons = MaxVortons();
     settings.maxPoints = kMaxRemeshPoints;
+    settings.maxGridPoints = MaxGridPoints();
+    settings.gridCellRatio = std::max(0.05f, m_setup.params.velocityGridSpacing);
     m_bodySpheres.clear();
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {
         m_bodySpheres.emplace_back(m_bodies[b].position, m_setup.bodies[b].radius);

@@ -239,6 +239,18 @@ public:
 
     /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;
+    /// The most points a remesh lets the vortons' solver grid have (cells of
+    /// velocity_grid_spacing · h, FitVortonGrid):
+    /// min(velocity_grid_cells, kGridPointsPerCapVorton · MaxVortons()).
+    /// Past it the lattice is coarsened (RemeshSettings::maxGridPoints).
+    std::size_t MaxGridPoints() const;
+    /// Solver grid points per vorton of the cap that a remesh allows. A
+    /// compact seeded blob fills its grid at 3-5 points per vorton
+    /// (rayleigh_taylor: 60,648 points for 12,150 vortons in its first 5 s),
+    /// so 8 per cap vorton (12 per seeded one) lets the flow spread over 2-3
+    /// times its seeded volume per vorton at full resolution, and holds the
+    /// grid solver's cost within about 2.5 times that of the first seconds.
+    static constexpr std::size_t kGridPointsPerCapVorton = 8;
     /// Remeshings since reset, how many hit the MaxVortons() cap, and the
     /// summed fraction of Σ|α| they let go (RemeshReport::droppedStrength).
     std::int64_t RemeshCount() const { return m_remeshCount; }
@@ -251,7 +263,8 @@ public:
     Solver ActiveSolver() const { return m_activeSolver; }
 
     /// Vorton spacing h (m): the lattice's the vortons were seeded or last
-    /// remeshed on (remeshing coarsens it when the count reaches the cap),
+    /// remeshed on (remeshing coarsens it when the count or the solver grid
+    /// reaches its cap, MaxVortons and MaxGridPoints),
     /// which sets the density grid, the velocity grid and the subgrid length scale.
     float Spacing() const;
 

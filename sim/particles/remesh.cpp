@@ -9,6 +9,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/numerics/aabb.h"
+#include "sim/numerics/uniform_grid.h"
 
 namespace vorton {
 
@@ -428,6 +429,13 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     return true;
 }
 
+// Points of the solver's grid around `vortons` (RemeshSettings::maxGridPoints).
+std::size_t GridPointsAround(const Vortons& vortons, float cell) {
+    if (vortons.Size() == 0 || !(cell > 0.0f)) return 0;
+    return FitGridWithCell(BoundsOf(vortons.position), 2.5f * cell, cell, std::numeric_limits<std::size_t>::max())
+        .PointCount();
+}
+
 }  // namespace
 
 bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vortons, RemeshReport* report) {
@@ -447,7 +455,8 @@ bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vor
                           !(coarse.spacing * settings.coarsenFactor <= settings.maxSpacing);
         const std::size_t earlyOut = last ? std::numeric_limits<std::size_t>::max() : settings.maxVortons;
         if (!RemeshOnto(coarse, sigma, settings, earlyOut, vortons, out, r)) return false;
-        if (last || r.after <= settings.maxVortons) {
+        if (last || (r.after <= settings.maxVortons && GridPointsAround(out, coarse.spacing * settings.gridCellRatio) <=
+                                                           settings.maxGridPoints)) {
             r.coarsened = level;
             vortons = std::move(out);
             return true;

@@ -48,6 +48,16 @@ struct RemeshSettings {
     /// coarsest, the weakest are dropped whatever the budget (RemeshReport::capped).
     std::size_t maxVortons = std::size_t(1) << 22;
     int maxCoarsening = 8;
+    /// Nor more points than this in the solver's grid around the vortons a
+    /// remesh leaves: cubic cells of gridCellRatio · spacing over their box
+    /// grown by 2.5 cells (as Simulation::FitVortonGrid builds it). Past it
+    /// the lattice is coarsened as for maxVortons: a flow that has spread
+    /// thin over a growing volume (a mixing layer's column, a decayed ring)
+    /// keeps a grid, and a cost per step, of bounded size at a resolution
+    /// that follows its scale, rather than a grid whose cells outgrow the
+    /// vortons' spacing (issue 10).
+    std::size_t maxGridPoints = std::numeric_limits<std::size_t>::max();
+    float gridCellRatio = 1.0f;
     /// Nor coarser than this spacing, m (a body must stay resolved).
     float maxSpacing = std::numeric_limits<float>::max();
     /// Spacing ratio of one coarsening: 2^{1/3} halves the volume per vorton.
@@ -86,7 +96,8 @@ struct RemeshReport {
     double droppedStrength = 0.0;
     /// The max_vortons cap forced drops beyond the cullFraction budget.
     bool capped = false;
-    /// Times the lattice was coarsened (by coarsenFactor) to meet the cap (0: the given one).
+    /// Times the lattice was coarsened (by coarsenFactor) to meet the caps
+    /// maxVortons and maxGridPoints (0: the given one).
     int coarsened = 0;
     Lattice lattice;  ///< the lattice the vortons now sit on
     float sigma = 0.0f;  ///< their core radius, m
@@ -115,7 +126,7 @@ struct RemeshReport {
 /// 2000, §7; the rogue vorton of issue 10). Birth heights are weighted means,
 /// clamped to the range of those that contributed. Deterministic (serial
 /// spreading in vorton order, selection by a total order). Past maxVortons
-/// the lattice is coarsened (see RemeshSettings::maxVortons); at the cap the
+/// or maxGridPoints the lattice is coarsened (see RemeshSettings); at the cap the
 /// weakest tier goes first: vorticity alone, receivers, a group's fluid, a
 /// body's shell. Returns false (and changes nothing) if the points to visit
 /// would exceed maxPoints. Cost O(vortons · 64 + visited points), not the

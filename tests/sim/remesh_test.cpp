@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
+#include "sim/numerics/aabb.h"
+#include "sim/numerics/uniform_grid.h"
 #include "sim/particles/remesh.h"
 #include "sim/simulation.h"
 #include "test_util.h"
@@ -139,6 +142,60 @@ TEST_P(Remeshing, AtTheCapCoarsensAndConserves) {
     ASSERT_TRUE(Remesh(lattice, settings, w, &report));
     EXPECT_EQ(w.Size(), settings.maxVortons);
     EXPECT_TRUE(report.capped);
+    EXPECT_EQ(report.coarsened, 0);
+}
+
+/// Points of the solver grid around `v` (cells `cell`, margin 2.5 cells), as
+/// RemeshSettings::maxGridPoints counts them.
+std::size_t GridPoints(const Vortons& v, float cell) {
+    return FitGridWithCell(BoundsOf(v.position), 2.5f * cell, cell, std::numeric_limits<std::size_t>::max())
+        .PointCount();
+}
+
+TEST_P(Remeshing, PastTheGridCapCoarsensAndConserves) {
+    // A solver grid cap of a third of the points the vortons' grid has: the
+    // lattice coarsens until the grid of its spacing fits (one coarsening
+    // cuts the points by about 2, so two or more), with the count under its
+    // own cap untouched, and the invariants hold as in any remesh. A cap the
+    // grid already meets changes nothing.
+    Lattice lattice;
+    SceneSetup setup;
+    Vortons v = Developed(GetParam(), &lattice, &setup);
+    const Totals before = TotalsOf(v, setup);
+    std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
+    RemeshSettings settings;
+    settings.sigma = v.radius[0];
+    settings.buoyantGroup = buoyant;
+    const std::size_t points = GridPoints(v, lattice.spacing);
+    settings.maxGridPoints = points / 3;
+    RemeshReport report;
+    ASSERT_TRUE(Remesh(lattice, settings, v, &report));
+    const Totals after = TotalsOf(v, setup);
+    test::Measured("grid_points_before", double(points));
+    test::Measured("grid_points_after", double(GridPoints(v, report.lattice.spacing)));
+    test::Measured("coarsened", report.coarsened);
+    EXPECT_GE(report.coarsened, 1);
+    EXPECT_LE(GridPoints(v, report.lattice.spacing), settings.maxGridPoints);
+    EXPECT_FALSE(report.capped);
+    EXPECT_NEAR(report.lattice.spacing, lattice.spacing * std::pow(settings.coarsenFactor, float(report.coarsened)),
+                1e-5f * lattice.spacing);
+    EXPECT_LT(glm::length(after.alpha - before.alpha), 1.0e-3 * before.absAlpha);
+    EXPECT_LT(glm::length(after.impulse - before.impulse), 1.0e-3 * before.ImpulseScale());
+    EXPECT_LT(MassChange(before, after), 1.0e-5);
+
+    // The grid cell follows gridCellRatio: at twice the spacing the same cap
+    // needs fewer coarsenings.
+    Vortons w = Developed(GetParam(), &lattice, &setup);
+    settings.gridCellRatio = 2.0f;
+    RemeshReport coarse;
+    ASSERT_TRUE(Remesh(lattice, settings, w, &coarse));
+    EXPECT_LT(coarse.coarsened, report.coarsened);
+
+    // A cap the remeshed grid meets: no coarsening.
+    Vortons u = Developed(GetParam(), &lattice, &setup);
+    settings.gridCellRatio = 1.0f;
+    settings.maxGridPoints = 2 * points;
+    ASSERT_TRUE(Remesh(lattice, settings, u, &report));
     EXPECT_EQ(report.coarsened, 0);
 }
 
