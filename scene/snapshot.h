@@ -22,7 +22,7 @@
 namespace vorton {
 
 /// 2: the state holds the grid solver's group cell (Simulation::m_clusterCell).
-inline constexpr std::uint32_t kSnapshotVersion = 2;
+inline constexpr std::uint32_t kSnapshotVersion = 3;
 
 /// Writes `sim`'s state and `scene` (its setup replaced by sim.Setup(), the edits in force) to
 /// `file`. Errors: the folder missing or not

@@ -74,8 +74,8 @@ struct SimParams {
     /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per
     /// vorton; conserves what remeshing conserves), as long as every body
     /// radius still spans 2.5 spacings; only then are the weakest dropped.
-    /// Likewise when the vortons' solver grid would pass
-    /// min(velocity_grid_cells, 8 · max_vortons) points (a flow spread thin
+    /// Likewise when the vortons' solver grid would pass 3 times the points
+    /// of the seeded vortons' grid, or velocity_grid_cells (a flow spread thin
     /// over a growing volume; Simulation::MaxGridPoints).
     /// 0: 1.5 times the seeded count.
     int maxVortons = 0;

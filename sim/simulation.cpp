@@ -44,6 +44,7 @@ void Simulation::Reset() {
     }
     m_seededVortons = m_vortons.Size();
     m_seededSpacing = Spacing();
+    m_seededBox = BoundsOf(m_vortons.position);
     m_remeshCount = m_remeshCapped = 0;
     m_remeshDropped = 0.0;
     m_lastRemesh = RemeshReport{};
@@ -282,7 +283,11 @@ std::size_t Simulation::MaxVortons() const {
 
 std::size_t Simulation::MaxGridPoints() const {
     const std::size_t cells = std::size_t(std::max(512, m_setup.params.velocityGridCells));
-    return std::min(cells, kGridPointsPerCapVorton * MaxVortons());
+    if (m_seededBox.Empty() || !(m_seededSpacing > 0.0f)) return cells;
+    const float cell = std::max(0.05f, m_setup.params.velocityGridSpacing) * m_seededSpacing;
+    const std::size_t seeded =
+        FitGridWithCell(m_seededBox, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max()).PointCount();
+    return std::min(cells, kSeededGridFactor * seeded);
 }
 
 void Simulation::RemeshVortons() {

@@ -240,17 +240,20 @@ public:
     /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
     std::size_t MaxVortons() const;
     /// The most points a remesh lets the vortons' solver grid have (cells of
-    /// velocity_grid_spacing · h, FitVortonGrid):
-    /// min(velocity_grid_cells, kGridPointsPerCapVorton · MaxVortons()).
-    /// Past it the lattice is coarsened (RemeshSettings::maxGridPoints).
+    /// velocity_grid_spacing · h with a margin of 2.5 cells, FitVortonGrid):
+    /// min(velocity_grid_cells, kSeededGridFactor × the points of that grid
+    /// around the vortons as seeded, at the seeded spacing). Past it the
+    /// lattice is coarsened (RemeshSettings::maxGridPoints).
     std::size_t MaxGridPoints() const;
-    /// Solver grid points per vorton of the cap that a remesh allows. A
-    /// compact seeded blob fills its grid at 3-5 points per vorton
-    /// (rayleigh_taylor: 60,648 points for 12,150 vortons in its first 5 s),
-    /// so 8 per cap vorton (12 per seeded one) lets the flow spread over 2-3
-    /// times its seeded volume per vorton at full resolution, and holds the
-    /// grid solver's cost within about 2.5 times that of the first seconds.
-    static constexpr std::size_t kGridPointsPerCapVorton = 8;
+    /// How many times the seeded flow's grid a remesh lets the solver grid
+    /// grow to before it coarsens the lattice. The first remesh's receivers
+    /// already make the grid of the first seconds 1.3-1.5 times the seeded one
+    /// (rayleigh_taylor: 22,476 seeded, 30,324 median over the first 5 s), and
+    /// the grid solver's two passes are about 45 % of a step there (13 of 30.6
+    /// ms), so 3 keeps a step within about 1.6 times the first seconds' cost
+    /// (issue 10, item 5: 2), while every other scene's grid stayed below it
+    /// for 60 s (largest: dye_drop 1.9, two_drops 1.2 times its seeded grid).
+    static constexpr std::size_t kSeededGridFactor = 3;
     /// Remeshings since reset, how many hit the MaxVortons() cap, and the
     /// summed fraction of Σ|α| they let go (RemeshReport::droppedStrength).
     std::int64_t RemeshCount() const { return m_remeshCount; }
@@ -474,6 +477,7 @@ private:
     Lattice m_lattice;  // the seeding lattice, reused by remeshing
     std::size_t m_seededVortons = 0;
     float m_seededSpacing = 0.0f;  // h at reset; remeshing may coarsen m_lattice
+    Aabb m_seededBox;              // box of the vortons seeded at reset and painted since (MaxGridPoints)
     std::int64_t m_remeshCount = 0, m_remeshCapped = 0;
     double m_remeshDropped = 0.0;
     RemeshReport m_lastRemesh;

@@ -85,6 +85,7 @@ Status Simulation::SeedGroupNow(std::size_t g, int tracers, glm::vec3 velocity) 
                       added.birthHeight[k]);
     }
     m_seededVortons += added.Size();
+    for (const glm::vec3& x : added.position) m_seededBox.Grow(x);
     // Kelvin's theorem keeps the fluid's Σα at what was seeded (bodies with sheets): the thrown
     // blob's sheet is seeded too.
     for (std::size_t k = 0; k < added.Size(); ++k) m_kelvinStrength += glm::dvec3(added.vorticity[k]) * double(added.volume[k]);

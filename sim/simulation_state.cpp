@@ -116,6 +116,7 @@ struct Simulation::StagedState {
     decltype(Simulation::m_lattice) m_lattice{};
     decltype(Simulation::m_seededVortons) m_seededVortons{};
     decltype(Simulation::m_seededSpacing) m_seededSpacing{};
+    decltype(Simulation::m_seededBox) m_seededBox{};
     decltype(Simulation::m_remeshCount) m_remeshCount{};
     decltype(Simulation::m_remeshCapped) m_remeshCapped{};
     decltype(Simulation::m_remeshDropped) m_remeshDropped{};
@@ -161,6 +162,7 @@ void Simulation::TransferState(Io& io, State& s) {
     io.Field(s.m_lattice, "lattice");
     io.template As<std::uint64_t>(s.m_seededVortons, "seeded vortons");
     io.Field(s.m_seededSpacing, "seeded spacing");
+    io.Field(s.m_seededBox, "seeded box");
     io.template As<std::int64_t>(s.m_remeshCount, "remesh count");
     io.template As<std::int64_t>(s.m_remeshCapped, "remesh capped count");
     io.Field(s.m_remeshDropped, "remesh dropped strength");
