@@ -166,12 +166,12 @@ void Simulation::ResolveActiveSolver(const Aabb& vortonBox) {
     const std::size_t maxPoints = std::size_t(std::max(512, p.velocityGridCells));
     const auto pays = [&](std::size_t points) { return points <= maxPoints && points <= kAutoTreeSparsity * n; };
     m_activeSolver = Solver::Grid;
-    if (pays(ClusterGridPoints(vortonBox, cell, 2.5f * cell))) return;
+    if (pays(GridPointCount(vortonBox, cell, 2.5f * cell))) return;
     // Groups far apart (a ball risen out of its layers with its wake): a
     // grid each, if together they pay.
     const std::vector<VortonCluster> groups = SplitIntoClusters(m_vortons.position, cell, 2.5f * cell);
     std::size_t points = 0;
-    for (const VortonCluster& g : groups) points += ClusterGridPoints(g.box, cell, 2.5f * cell);
+    for (const VortonCluster& g : groups) points += GridPointCount(g.box, cell, 2.5f * cell);
     if (groups.size() > 1 && pays(points)) {
         m_clusterCell = cell;
         return;
@@ -285,9 +285,7 @@ std::size_t Simulation::MaxGridPoints() const {
     const std::size_t cells = std::size_t(std::max(512, m_setup.params.velocityGridCells));
     if (m_seededBox.Empty() || !(m_seededSpacing > 0.0f)) return cells;
     const float cell = std::max(0.05f, m_setup.params.velocityGridSpacing) * m_seededSpacing;
-    const std::size_t seeded =
-        FitGridWithCell(m_seededBox, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max()).PointCount();
-    return std::min(cells, kSeededGridFactor * seeded);
+    return std::min(cells, kSeededGridFactor * GridPointCount(m_seededBox, cell, 2.5f * cell));
 }
 
 void Simulation::RemeshVortons() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -40,6 +41,10 @@ GridGeometry FitGridWithCell(const Aabb& box, float margin, float cellSize, std:
     GridGeometry g = Cover(box, margin, cellSize);
     while (g.PointCount() > maxCells) g = Cover(box, margin, g.spacing.x * 1.25f);
     return g;
+}
+
+std::size_t GridPointCount(const Aabb& box, float cell, float margin) {
+    return FitGridWithCell(box, margin, cell, std::numeric_limits<std::size_t>::max()).PointCount();
 }
 
 CellWeights Locate(const GridGeometry& grid, glm::vec3 x) {

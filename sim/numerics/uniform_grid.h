@@ -40,6 +40,11 @@ GridGeometry FitGrid(const Aabb& box, float margin, std::size_t targetCells);
 /// the cell grows if more than `maxCells` cells would be needed.
 GridGeometry FitGridWithCell(const Aabb& box, float margin, float cellSize, std::size_t maxCells);
 
+/// Points of the grid of cells `cell` (m) grown by `margin` (m) around `box`,
+/// as FitGridWithCell with no cap builds it: the measure of a grid solve's
+/// cost used by the solver choice, vorton clusters and the remesh grid cap.
+std::size_t GridPointCount(const Aabb& box, float cell, float margin);
+
 /// Cell and weights of a point for trilinear interpolation / cloud-in-cell:
 /// the lower corner (clamped into the grid) and fractions in [0, 1].
 struct CellWeights {

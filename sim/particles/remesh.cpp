@@ -432,8 +432,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
 // Points of the solver's grid around `vortons` (RemeshSettings::maxGridPoints).
 std::size_t GridPointsAround(const Vortons& vortons, float cell) {
     if (vortons.Size() == 0 || !(cell > 0.0f)) return 0;
-    return FitGridWithCell(BoundsOf(vortons.position), 2.5f * cell, cell, std::numeric_limits<std::size_t>::max())
-        .PointCount();
+    return GridPointCount(BoundsOf(vortons.position), cell, 2.5f * cell);
 }
 
 }  // namespace

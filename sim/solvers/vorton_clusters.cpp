@@ -9,10 +9,6 @@
 
 namespace vorton {
 
-std::size_t ClusterGridPoints(const Aabb& box, float cell, float margin) {
-    return FitGridWithCell(box, margin, cell, std::numeric_limits<std::size_t>::max()).PointCount();
-}
-
 namespace {
 
 // Slabs per axis at most: a wider gap is found with wider slabs.
@@ -43,7 +39,7 @@ Aabb BoxOf(std::span<const glm::vec3> points, const std::vector<std::uint32_t>& 
 Cut BestCut(std::span<const glm::vec3> points, const std::vector<std::uint32_t>& members, const Aabb& box, float cell,
             float margin, std::vector<std::uint32_t>& count) {
     Cut best;
-    const std::size_t whole = ClusterGridPoints(box, cell, margin);
+    const std::size_t whole = GridPointCount(box, cell, margin);
     for (int a = 0; a < 3; ++a) {
         const float extent = box.max[a] - box.min[a];
         float width = cell;
@@ -71,7 +67,7 @@ Cut BestCut(std::span<const glm::vec3> points, const std::vector<std::uint32_t>&
         Aabb low, high;
         for (std::uint32_t k : members) (slab.Of(points[k][a]) < runBegin ? low : high).Grow(points[k]);
         if (low.Empty() || high.Empty()) continue;
-        const std::size_t split = ClusterGridPoints(low, cell, margin) + ClusterGridPoints(high, cell, margin);
+        const std::size_t split = GridPointCount(low, cell, margin) + GridPointCount(high, cell, margin);
         if (2 * split <= whole && split < best.points) best = Cut{a, slab, runBegin, split};
     }
     return best;

@@ -36,8 +36,4 @@ struct VortonCluster {
 std::vector<VortonCluster> SplitIntoClusters(std::span<const glm::vec3> points, float cell, float margin,
                                              std::size_t maxClusters = 8);
 
-/// Points of the grid of cells `cell` grown by `margin` around `box` (as
-/// FitGridWithCell with no cap builds it).
-std::size_t ClusterGridPoints(const Aabb& box, float cell, float margin);
-
 }  // namespace vorton

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "scene/snapshot.h"
+#include "sim/numerics/uniform_grid.h"
 #include "sim/solvers/vorton_clusters.h"
 #include "test_util.h"
 
@@ -109,7 +110,7 @@ TEST(Snapshot, ARunOnAGridPerGroupContinuesBitForBit) {
     ASSERT_TRUE(test::RunSteps(original, 13).ok);
     EXPECT_EQ(original.ActiveSolver(), Solver::Grid);
     const float cell = scene.setup.params.velocityGridSpacing * original.Spacing();
-    const std::size_t oneGrid = ClusterGridPoints(BoundsOf(original.GetVortons().position), cell, 2.5f * cell);
+    const std::size_t oneGrid = GridPointCount(BoundsOf(original.GetVortons().position), cell, 2.5f * cell);
     EXPECT_GT(original.LastStepWork().solverGridPoints, 0u);
     EXPECT_LT(original.LastStepWork().solverGridPoints, oneGrid);  // two solves a step, each on two small grids
     const fs::path file = TempDir("groups") / "groups.vsnap";

@@ -405,8 +405,8 @@ TEST(GridSolverGroups, SplitsAtEmptySpaceOnly) {
         EXPECT_EQ(groups[1].members[i], one.position.size() + i);
     }
     // A cut must pay: at most half the points of the one grid.
-    const std::size_t split = ClusterGridPoints(groups[0].box, h, 2.5f * h) + ClusterGridPoints(groups[1].box, h, 2.5f * h);
-    EXPECT_LE(2 * split, ClusterGridPoints(BoundsOf(two.position), h, 2.5f * h));
+    const std::size_t split = GridPointCount(groups[0].box, h, 2.5f * h) + GridPointCount(groups[1].box, h, 2.5f * h);
+    EXPECT_LE(2 * split, GridPointCount(BoundsOf(two.position), h, 2.5f * h));
     // Closer than a cut pays (5 h of gap against 2 × 2.5 h of margins): one group.
     Cloud close = TwoBalls(1.0f);
     const float down = (kApart - kLowerRadius - kUpperRadius - 5.0f) * h;
