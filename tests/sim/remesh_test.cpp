@@ -73,6 +73,25 @@ Vortons Developed(const std::string& scene, Lattice* lattice, SceneSetup* setupO
     return sim.GetVortons();
 }
 
+/// A developed flow ready to remesh: the scene's vortons (Developed) with
+/// their lattice and setup, and remesh settings with the vortons' core radius
+/// and every group buoyant. Not copyable: settings.buoyantGroup views `buoyant`.
+struct DevelopedFlow {
+    explicit DevelopedFlow(const std::string& scene)
+        : developed(Developed(scene, &lattice, &setup)), buoyant(setup.groups.size(), 1) {
+        settings.sigma = developed.radius[0];
+        settings.buoyantGroup = buoyant;
+    }
+    DevelopedFlow(const DevelopedFlow&) = delete;
+    DevelopedFlow& operator=(const DevelopedFlow&) = delete;
+
+    Lattice lattice;
+    SceneSetup setup;
+    Vortons developed;
+    std::vector<std::uint8_t> buoyant;
+    RemeshSettings settings;
+};
+
 TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
     // One remesh of a developed flow. The M4′ spreading conserves Σα, ½Σx×α
     // and each group's volume exactly (float sums of ~10⁵ terms: ~1e-6);
@@ -80,19 +99,14 @@ TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
     // back, and the limit of the issue is 0.1 % per remesh.
     // Measured: Σα ≤ 4e-6 of Σ|α|; impulse 1.6e-5 (ring), 7e-6 (drop);
     // mass 2e-8.
-    Lattice lattice;
-    SceneSetup setup;
-    Vortons v = Developed(GetParam(), &lattice, &setup);
-    ASSERT_GT(lattice.spacing, 0.0f);
+    DevelopedFlow f(GetParam());
+    ASSERT_GT(f.lattice.spacing, 0.0f);
 
-    const Totals before = TotalsOf(v, setup);
-    std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
-    RemeshSettings settings;
-    settings.sigma = v.radius[0];
-    settings.buoyantGroup = buoyant;
+    Vortons v = f.developed;
+    const Totals before = TotalsOf(v, f.setup);
     RemeshReport report;
-    ASSERT_TRUE(Remesh(lattice, settings, v, &report));
-    const Totals after = TotalsOf(v, setup);
+    ASSERT_TRUE(Remesh(f.lattice, f.settings, v, &report));
+    const Totals after = TotalsOf(v, f.setup);
     test::Measured("strength_change", glm::length(after.alpha - before.alpha) / before.absAlpha);
     test::Measured("impulse_change", glm::length(after.impulse - before.impulse) / before.ImpulseScale());
     test::Measured("dropped_strength", report.droppedStrength);
@@ -103,21 +117,22 @@ TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
     EXPECT_LT(MassChange(before, after), 1.0e-5);
     // Every vorton now sits on the lattice.
     for (std::size_t k = 0; k < v.Size(); ++k) {
-        const glm::vec3 u = (v.position[k] - lattice.origin) / lattice.spacing;
+        const glm::vec3 u = (v.position[k] - f.lattice.origin) / f.lattice.spacing;
         ASSERT_LT(glm::length(u - glm::round(u)), 1.0e-3f) << "vorton " << k;
     }
 }
 
-/// Remeshes `v` with `settings` and checks what any coarsening remesh gives: at least one
+/// Remeshes `v` with `f`'s lattice and settings and checks what any coarsening remesh gives: at least one
 /// coarsening, each by coarsenFactor, the core radius kept in proportion to
 /// the spacing, nothing dropped by the count cap, and Σα, the impulse and
 /// the mass conserved as in any remesh (1e-3, 1e-3, 1e-5).
-RemeshReport RemeshExpectingCoarsening(const Lattice& lattice, const SceneSetup& setup,
-                                       const RemeshSettings& settings, Vortons& v) {
-    const Totals before = TotalsOf(v, setup);
+RemeshReport RemeshExpectingCoarsening(const DevelopedFlow& f, Vortons& v) {
+    const Lattice& lattice = f.lattice;
+    const RemeshSettings& settings = f.settings;
+    const Totals before = TotalsOf(v, f.setup);
     RemeshReport report;
     EXPECT_TRUE(Remesh(lattice, settings, v, &report));
-    const Totals after = TotalsOf(v, setup);
+    const Totals after = TotalsOf(v, f.setup);
     test::Measured("coarsened", report.coarsened);
     EXPECT_GE(report.coarsened, 1);
     EXPECT_FALSE(report.capped);
@@ -134,23 +149,19 @@ TEST_P(Remeshing, AtTheCapCoarsensAndConserves) {
     // With room for a third of the vortons the lattice coarsens (by 2^{1/3}
     // at a time, until they fit) instead of dropping what the flow carries,
     // so the invariants hold as in any remesh.
-    Lattice lattice;
-    SceneSetup setup;
-    Vortons v = Developed(GetParam(), &lattice, &setup);
-    const std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
-    RemeshSettings settings;
-    settings.sigma = v.radius[0];
-    settings.buoyantGroup = buoyant;
+    DevelopedFlow f(GetParam());
+    RemeshSettings& settings = f.settings;
+    Vortons v = f.developed;
     settings.maxVortons = v.Size() / 3;
-    RemeshExpectingCoarsening(lattice, setup, settings, v);
+    RemeshExpectingCoarsening(f, v);
     EXPECT_LE(v.Size(), settings.maxVortons);
 
     // Not allowed to coarsen: the cap holds anyway, by dropping the weakest.
-    Vortons w = Developed(GetParam(), &lattice, &setup);
+    Vortons w = f.developed;
     settings.maxVortons = w.Size() / 3;
     settings.maxCoarsening = 0;
     RemeshReport report;
-    ASSERT_TRUE(Remesh(lattice, settings, w, &report));
+    ASSERT_TRUE(Remesh(f.lattice, settings, w, &report));
     EXPECT_EQ(w.Size(), settings.maxVortons);
     EXPECT_TRUE(report.capped);
     EXPECT_EQ(report.coarsened, 0);
@@ -166,33 +177,29 @@ TEST_P(Remeshing, PastTheGridCapCoarsensAndConserves) {
     // cuts the points by about 2, so two or more), with the count under its
     // own cap untouched, and the invariants hold as in any remesh. A cap the
     // grid already meets changes nothing.
-    Lattice lattice;
-    SceneSetup setup;
-    Vortons v = Developed(GetParam(), &lattice, &setup);
-    const std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
-    RemeshSettings settings;
-    settings.sigma = v.radius[0];
-    settings.buoyantGroup = buoyant;
-    const std::size_t points = GridPoints(v, lattice.spacing);
+    DevelopedFlow f(GetParam());
+    RemeshSettings& settings = f.settings;
+    Vortons v = f.developed;
+    const std::size_t points = GridPoints(v, f.lattice.spacing);
     settings.maxGridPoints = points / 3;
-    RemeshReport report = RemeshExpectingCoarsening(lattice, setup, settings, v);
+    RemeshReport report = RemeshExpectingCoarsening(f, v);
     test::Measured("grid_points_before", double(points));
     test::Measured("grid_points_after", double(GridPoints(v, report.lattice.spacing)));
     EXPECT_LE(GridPoints(v, report.lattice.spacing), settings.maxGridPoints);
 
     // The grid cell follows gridCellRatio: at twice the spacing the same cap
     // needs fewer coarsenings.
-    Vortons w = Developed(GetParam(), &lattice, &setup);
+    Vortons w = f.developed;
     settings.gridCellRatio = 2.0f;
     RemeshReport coarse;
-    ASSERT_TRUE(Remesh(lattice, settings, w, &coarse));
+    ASSERT_TRUE(Remesh(f.lattice, settings, w, &coarse));
     EXPECT_LT(coarse.coarsened, report.coarsened);
 
     // A cap the remeshed grid meets: no coarsening.
-    Vortons u = Developed(GetParam(), &lattice, &setup);
+    Vortons u = f.developed;
     settings.gridCellRatio = 1.0f;
     settings.maxGridPoints = 2 * points;
-    ASSERT_TRUE(Remesh(lattice, settings, u, &report));
+    ASSERT_TRUE(Remesh(f.lattice, settings, u, &report));
     EXPECT_EQ(report.coarsened, 0);
 }
 
@@ -215,24 +222,19 @@ TEST(RemeshBody, AFarBodysShellNeitherFailsTheRemeshNorMovesTheRest) {
     // visited, so a box of ~5e9 points (past maxPoints) still remeshes, and
     // the vortons away from the ball are those of a remesh without it, bit
     // for bit.
-    Lattice lattice;
-    SceneSetup setup;
-    const Vortons developed = Developed("two_drops", &lattice, &setup);
-    RemeshSettings settings;
-    settings.sigma = developed.radius[0];
-    const std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
-    settings.buoyantGroup = buoyant;
-    Vortons without = developed;
-    ASSERT_TRUE(Remesh(lattice, settings, without));
+    DevelopedFlow f("two_drops");
+    RemeshSettings& settings = f.settings;
+    Vortons without = f.developed;
+    ASSERT_TRUE(Remesh(f.lattice, settings, without));
 
-    const float h = lattice.spacing;
+    const float h = f.lattice.spacing;
     const glm::vec4 ball(0.3f, -0.2f, 2000.0f, 0.1f);
     const std::vector<glm::vec4> bodies{ball};
     settings.bodies = bodies;
     settings.bodyShell = 2.0f * h;
-    Vortons with = developed;
+    Vortons with = f.developed;
     RemeshReport report;
-    ASSERT_TRUE(Remesh(lattice, settings, with, &report)) << "the box between the fluid and the ball was too large";
+    ASSERT_TRUE(Remesh(f.lattice, settings, with, &report)) << "the box between the fluid and the ball was too large";
     const std::size_t shell = InShell(with, ball, settings.bodyShell);
     // About the shell's volume over h³: 4π R² · 2h / h³ ≈ 4π · (0.1/h)² · 2.
     test::Measured("shell_vortons", double(shell));
@@ -251,31 +253,27 @@ TEST(RemeshBody, AtTheCapABodysShellOutranksTheFluid) {
     // before a group's fluid (whose dropped volume the kept points take).
     // Before: the shell, ranked with the receivers, went first, and with
     // gravity flipped stratified_ball's ball sped up to 7.3 m/s without drag.
-    Lattice lattice;
-    SceneSetup setup;
-    Vortons v = Developed("two_drops", &lattice, &setup);
-    const Totals before = TotalsOf(v, setup);
-    RemeshSettings settings;
-    settings.sigma = v.radius[0];
-    const std::vector<std::uint8_t> buoyant(setup.groups.size(), 1);
-    settings.buoyantGroup = buoyant;
+    DevelopedFlow f("two_drops");
+    RemeshSettings& settings = f.settings;
+    Vortons v = f.developed;
+    const Totals before = TotalsOf(v, f.setup);
     const glm::vec4 ball(0.0f, 0.0f, 5.0f, 0.1f);
     const std::vector<glm::vec4> bodies{ball};
     settings.bodies = bodies;
-    settings.bodyShell = 2.0f * lattice.spacing;
+    settings.bodyShell = 2.0f * f.lattice.spacing;
     Vortons uncapped = v;
-    ASSERT_TRUE(Remesh(lattice, settings, uncapped));
+    ASSERT_TRUE(Remesh(f.lattice, settings, uncapped));
     const std::size_t shell = InShell(uncapped, ball, settings.bodyShell);
     ASSERT_GT(shell, 0u);
 
     settings.maxVortons = v.Size() / 3;
     settings.maxCoarsening = 0;
     RemeshReport report;
-    ASSERT_TRUE(Remesh(lattice, settings, v, &report));
+    ASSERT_TRUE(Remesh(f.lattice, settings, v, &report));
     ASSERT_TRUE(report.capped);
     EXPECT_EQ(v.Size(), settings.maxVortons);
     EXPECT_EQ(InShell(v, ball, settings.bodyShell), shell);
-    EXPECT_LT(MassChange(before, TotalsOf(v, setup)), 1.0e-5);
+    EXPECT_LT(MassChange(before, TotalsOf(v, f.setup)), 1.0e-5);
 }
 
 }  // namespace
