@@ -122,10 +122,11 @@ TEST_P(Remeshing, ConservesStrengthImpulseAndMass) {
     }
 }
 
-/// Remeshes `v` with `f`'s lattice and settings and checks what any coarsening remesh gives: at least one
-/// coarsening, each by coarsenFactor, the core radius kept in proportion to
-/// the spacing, nothing dropped by the count cap, and Σα, the impulse and
-/// the mass conserved as in any remesh (1e-3, 1e-3, 1e-5).
+/// Remeshes `v` with `f`'s lattice and settings and checks what any
+/// coarsening remesh gives: at least one coarsening, each by coarsenFactor,
+/// the core radius kept in proportion to the spacing, nothing dropped by the
+/// count cap, and Σα, the impulse and the mass conserved as in any remesh
+/// (1e-3, 1e-3, 1e-5).
 RemeshReport RemeshExpectingCoarsening(const DevelopedFlow& f, Vortons& v) {
     const Lattice& lattice = f.lattice;
     const RemeshSettings& settings = f.settings;
