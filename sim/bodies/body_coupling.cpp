@@ -31,8 +31,6 @@ constexpr float kReleaseSpacings = 0.5f;
 constexpr float kPushSpacings = 0.25f;
 /// The wall layer: vortons within this many spacings of the surface.
 constexpr float kWallLayerSpacings = 2.0f;
-/// Width (standard deviation) of the smoothing of the slip, in spacings.
-constexpr double kSlipSmoothSpacings = 1.0;
 
 glm::dvec3 D(glm::vec3 v) { return glm::dvec3(v); }
 
@@ -206,8 +204,7 @@ void Simulation::CoupleBodies(float dt) {
     const float cellVolume = h * h * h;
     m_collisionImpulse = glm::dvec3(0.0);
 
-    // Each body's sheet as the slip is, α_j = dA n_j × slip_j, without the
-    // slip's rigid rotation; that rotation gives the fluid's spin at the body.
+    // Each body's sheet for its slip and the fluid's spin at the body.
     std::vector<std::vector<glm::dvec3>> sheets(nb);
     std::vector<glm::dvec3> fluidSpin(nb);
     glm::dvec3 missing = m_kelvinStrength - TotalStrength();
@@ -218,7 +215,6 @@ void Simulation::CoupleBodies(float dt) {
         SurfaceStencil& stencil = in.stencils[b];
         const std::vector<glm::vec3>& surface = in.surfaceVelocity[b];
         const std::size_t m = stencil.Points();
-        const double area = 4.0 * kPi * radius * radius / double(m);
         const glm::dvec3 w0 = D(body.angularVelocity);
         std::vector<glm::dvec3>& slip = sheets[b];
         slip.resize(m);
@@ -227,31 +223,11 @@ void Simulation::CoupleBodies(float dt) {
             const glm::dvec3 n = D(stencil.normal[j]);
             slip[j] = D(surface[j]) + D(p.freeStream) - D(body.velocity) - glm::cross(w0, radius * n);
         }
-        // Only what the released vortons can cancel: the slip smoothed over
-        // about a spacing (finer patterns of slip barely move the fluid at the
-        // wall when released h/2 off it with cores of 1.5 h, so cancelling them
-        // would pile up vorticity step after step).
-        PrepareSlipSmoothing(stencil, radius / double(h), kSlipSmoothSpacings);
-        SmoothSlip(stencil, slip);
-        // The slip's rigid rotation ω_s (the least-squares fit of ω × Rn to
-        // it) is the one pattern a sheet released off the wall cannot cancel:
-        // with cores of 1.5 h, h/2 off the wall, the sheet made for a slip
-        // ω × Rn moves the wall's fluid by +0.045 of it (R/h = 4; −⅓ for a
-        // singular sheet on the wall), so releasing it pumps circulation into
-        // the fluid step after step (a fixed spinning ball: 2 m³/s per s,
-        // blowing up in 3 s). Its net circulation, which is all a sheet's
-        // net circulation is, is set by Kelvin below instead, and the fluid's
-        // turning at the wall gives the torque (Faxén). The fluid there
-        // turns at ω_s + Ω less the ⅔Ω of the body's own field.
-        glm::dvec3 q(0.0);
-        for (std::size_t j = 0; j < m; ++j) q += glm::cross(D(stencil.normal[j]), slip[j]);
-        const glm::dvec3 rotation = 1.5 / (double(m) * radius) * q;
-        fluidSpin[b] = rotation + w0 / 3.0;
-        for (std::size_t j = 0; j < m; ++j) {
-            const glm::dvec3 n = D(stencil.normal[j]);
-            slip[j] = area * glm::cross(n, slip[j] - glm::cross(rotation, radius * n));
-            missing -= slip[j];
-        }
+        // The sheet for the slip, less its rigid rotation ω_s (SheetForSlip);
+        // the fluid at the wall turns at ω_s + Ω less the ⅔Ω of the body's
+        // own field, which gives the torque (Faxén).
+        fluidSpin[b] = SheetForSlip(stencil, radius, h, slip) + w0 / 3.0;
+        for (std::size_t j = 0; j < m; ++j) missing -= slip[j];
         missing -= 2.0 * SphereVolume(m_setup.bodies[b].radius) * w0;
         areaTotal += radius * radius;
     }

@@ -20,6 +20,8 @@ constexpr float kOneOverFourPiF = float(0.25 / std::numbers::pi);
 constexpr double kSourceRadius = 0.6;
 /// Beyond this many radii the sources are summed as their dipole.
 constexpr float kNearRadii = 6.0f;
+/// Width (standard deviation) of the smoothing of the slip, in spacings.
+constexpr double kSlipSmoothSpacings = 1.0;
 
 std::vector<glm::dvec3> FibonacciSphere(std::size_t n) {
     std::vector<glm::dvec3> p(n);
@@ -175,6 +177,21 @@ void SmoothSlip(const SurfaceStencil& stencil, std::vector<glm::dvec3>& slip) {
         }
     }
     slip.swap(smooth);
+}
+
+glm::dvec3 SheetForSlip(SurfaceStencil& stencil, double radius, double spacing, std::vector<glm::dvec3>& slip) {
+    const std::size_t m = stencil.Points();
+    PrepareSlipSmoothing(stencil, radius / spacing, kSlipSmoothSpacings);
+    SmoothSlip(stencil, slip);
+    glm::dvec3 q(0.0);
+    for (std::size_t j = 0; j < m; ++j) q += glm::cross(glm::dvec3(stencil.normal[j]), slip[j]);
+    const glm::dvec3 rotation = 1.5 / (double(m) * radius) * q;
+    const double area = 4.0 * kPi * radius * radius / double(m);
+    for (std::size_t j = 0; j < m; ++j) {
+        const glm::dvec3 n(stencil.normal[j]);
+        slip[j] = area * glm::cross(n, slip[j] - glm::cross(rotation, radius * n));
+    }
+    return rotation;
 }
 
 bool BodyImage::Inside(glm::vec3 x) const {

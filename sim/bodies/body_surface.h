@@ -76,6 +76,31 @@ void PrepareSlipSmoothing(SurfaceStencil& stencil, double radiusOverSpacing, dou
 /// The slip (M vectors, m/s) smoothed in place with the stencil's weights.
 void SmoothSlip(const SurfaceStencil& stencil, std::vector<glm::dvec3>& slip);
 
+/// The vortex sheet a body releases for its slip (no-slip; Koumoutsakos,
+/// Leonard & Pépin 1994, J. Comput. Phys. 113). In: the slip, M vectors (m/s),
+/// the fluid's velocity minus the surface's at the stencil's points of a
+/// sphere of radius `radius` (m); `spacing` is the vorton spacing h (m).
+/// Out: the strengths α_j (m³/s) of the vortons released off those points,
+/// before Kelvin's correction of the net (body_coupling.cpp):
+/// - the slip is smoothed over about a spacing (finer patterns barely move
+///   the wall's fluid when released h/2 off it with cores of 1.5 h, so
+///   cancelling them would pile up vorticity step after step);
+/// - its rigid rotation ω_s (the least-squares fit of ω × Rn) is taken out:
+///   that is the one pattern whose sheet, released off the wall, moves the
+///   wall's fluid the same way as the slip (+0.042 of it at R/h = 4; −⅓ for
+///   a singular sheet on the wall), so releasing it pumps circulation into
+///   the fluid step after step (a fixed spinning ball: 2 m³/s per s, blowing
+///   up in 3 s);
+/// - α_j = dA n_j × slip_j.
+/// What one release does to each pattern of slip (with Kelvin's correction
+/// and the image sources) is measured in tests/sim/body_sheet_test.cpp:
+/// poloidal patterns (∇_sY) keep 0.58–0.96 of themselves; toroidal ones
+/// (n × ∇_sY, a swirl about the normal) of l ≥ 2 come back 1.004–1.008 of
+/// themselves, because n × slip is then a surface gradient whose vortex
+/// lines end on the shell.
+/// Returns ω_s (rad/s).
+glm::dvec3 SheetForSlip(SurfaceStencil& stencil, double radius, double spacing, std::vector<glm::dvec3>& slip);
+
 /// A body's image flow for one vorton state: the translation dipole of the
 /// sphere moving at `relative` (m/s, body velocity − stream), the field of
 /// the body's own vorticity 2Ω (a turning sphere is a region of vorticity 2Ω;
