@@ -86,18 +86,17 @@ void SmoothSlip(const SurfaceStencil& stencil, std::vector<glm::dvec3>& slip);
 ///   the wall's fluid when released h/2 off it with cores of 1.5 h, so
 ///   cancelling them would pile up vorticity step after step);
 /// - its rigid rotation ω_s (the least-squares fit of ω × Rn) is taken out:
-///   that is the one pattern whose sheet, released off the wall, moves the
-///   wall's fluid the same way as the slip (+0.042 of it at R/h = 4; −⅓ for
-///   a singular sheet on the wall), so releasing it pumps circulation into
-///   the fluid step after step (a fixed spinning ball: 2 m³/s per s, blowing
-///   up in 3 s);
+///   released off the wall, its sheet moves the wall's fluid the same way as
+///   the slip (+0.042 of it at R/h = 4; −⅓ for a singular sheet on the
+///   wall), so releasing it pumps circulation into the fluid step after step
+///   (a fixed spinning ball: 2 m³/s per s, blowing up in 3 s);
 /// - α_j = dA n_j × slip_j.
 /// What one release does to each pattern of slip (with Kelvin's correction
 /// and the image sources) is measured in tests/sim/body_sheet_test.cpp:
 /// poloidal patterns (∇_sY) keep 0.58–0.96 of themselves; toroidal ones
-/// (n × ∇_sY, a swirl about the normal) of l ≥ 2 come back 1.004–1.008 of
-/// themselves, because n × slip is then a surface gradient whose vortex
-/// lines end on the shell.
+/// (n × ∇_sY, a swirl about the normal) of l = 2 come back 1.003–1.008 of
+/// themselves (l = 3: 0.995–1.001), because n × slip is then a surface
+/// gradient, whose vortex lines end on the shell.
 /// Returns ω_s (rad/s).
 glm::dvec3 SheetForSlip(SurfaceStencil& stencil, double radius, double spacing, std::vector<glm::dvec3>& slip);
 

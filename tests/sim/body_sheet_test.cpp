@@ -198,8 +198,8 @@ TEST(BodySheet, OneReleaseCancelsPartOfEveryPoloidalSlipAndLeavesTheRigidRotatio
     // - The rigid rotation (toroidal l = 1) is taken out of the sheet: its
     //   gain is 1 (released, it was +1.042: it pumped circulation).
     // - Toroidal l ≥ 2: n × slip is a surface gradient whose vortex lines end
-    //   on the shell; it comes back 1.004–1.008 of itself (measured, reported
-    //   below). Removing it from the sheet made spinning_ball blow up sooner
+    //   on the shell; l = 2 comes back 1.003–1.008 of itself, l = 3
+    //   0.995–1.001 (measured, reported below). Removing it from the sheet made spinning_ball blow up sooner
     //   (issue 10, stop 42), so it stays; the bound 1.01 only keeps it from
     //   getting worse.
     for (const double radiusOverSpacing : {2.5, 3.6, 5.0}) {
