@@ -199,9 +199,9 @@ TEST(BodySheet, OneReleaseCancelsPartOfEveryPoloidalSlipAndLeavesTheRigidRotatio
     //   gain is 1 (released, it was +1.042: it pumped circulation).
     // - Toroidal l ≥ 2: n × slip is a surface gradient whose vortex lines end
     //   on the shell; l = 2 comes back 1.003–1.008 of itself, l = 3
-    //   0.995–1.001 (measured, reported below). Removing it from the sheet made spinning_ball blow up sooner
-    //   (issue 10, stop 42), so it stays; the bound 1.01 only keeps it from
-    //   getting worse.
+    //   0.995–1.001 (measured, reported below). Removing it from the sheet
+    //   made spinning_ball blow up sooner (issue 10, stop 42), so it stays;
+    //   the bound 1.01 only keeps it from getting worse.
     for (const double radiusOverSpacing : {2.5, 3.6, 5.0}) {
         const double radius = 0.2, h = radius / radiusOverSpacing;
         SurfaceStencil st = MakeSurfaceStencil(SurfacePointsFor(float(radius), float(h)));
