@@ -83,8 +83,8 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "in clear water (a scene without groups) the vortons the bodies make live on a lattice of spacing h = "
          "smallest body radius / this (applied on reset)"},
         {"wake_length", "Wake length", "m", &P::wakeLength, 0.0f, 1.0e4f, true, false,
-         "vortons that carry only vorticity and are farther than this from every body (and from fluid with a "
-         "density deviation) are let go at each remesh, so a travelling body's wake keeps a bounded extent and the step a steady cost (0: kept)", Panel::Solver, 0.0f, 20.0f},
+         "vortons that carry only vorticity and are farther than this from every body (and from a layer's or "
+         "buoyant fluid) are let go at each remesh, so a travelling body's wake keeps a bounded extent and the step a steady cost (0: kept)", Panel::Solver, 0.0f, 20.0f},
         {"seed", "Random seed", "", &P::seed, 0.0f, 1.0e9f, false, false,
          "seed of the tracer placement (applied on reset)"},
     }};

@@ -423,8 +423,9 @@ private:
     /// the vortex sheet that cancels the slip on its surface.
     void CoupleBodies(float dt);
     /// Lets go of the vortons farther than wake_length from every body, but
-    /// for those holding a group's fluid and those within two cells of fluid
-    /// with a density deviation (at each remesh; both body models).
+    /// for those holding a group's fluid and those within two cells of a
+    /// layer's fluid or fluid with a density deviation (at each remesh; both
+    /// body models).
     void ForgetFarWake();
     /// Σα of the vortons (m³/s), summed in vorton order in double.
     glm::dvec3 TotalStrength() const;

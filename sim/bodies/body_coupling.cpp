@@ -31,7 +31,7 @@ constexpr double kPi = std::numbers::pi;
 constexpr float kReleaseSpacings = 0.5f;
 constexpr float kPushSpacings = 0.25f;
 /// ForgetFarWake keeps the vorticity within this many cells of side h
-/// (Chebyshev) of buoyant fluid: the reach of the receivers a remesh keeps
+/// (Chebyshev) of a layer's or buoyant fluid: the reach of the receivers a remesh keeps
 /// around it (RemeshSettings::receiverReach), where its density gradient is.
 constexpr int kFluidHaloCells = 2;
 /// The wall layer: vortons within this many spacings of the surface.
@@ -164,14 +164,17 @@ void Simulation::ForgetFarWake() {
     m_keep.assign(n, 0);
     // A vorton holding a group's fluid (dye with a density, a layer) is the
     // fluid itself, not wake: it stays wherever the bodies are. So does the
-    // vorticity within kFluidHaloCells cells of such fluid that
-    // is buoyant (a density deviation from the ambient profile where it is):
-    // baroclinic generation puts vorticity there, and diffusion passes the
-    // fluid's own vorticity on to it. Without that halo a parcel of a layer
-    // left far from the ball kept its vorticity alone, its core overlapping no
-    // other vorton's, and the flow's strain stretched it without bound
-    // (issue 10: stratified_ball with gravity flipped, max|ω| 552 1/s against
-    // a 99th percentile of 34 at 120 s, 1,530 against 3 at 600 s).
+    // vorticity within kFluidHaloCells cells of such fluid that is buoyant (a
+    // density deviation from the ambient profile where it is) or a layer's (its
+    // deviation is the profile's, 0 where a parcel has left the layers far
+    // behind: the profile is flat there): baroclinic generation puts
+    // vorticity there, and diffusion passes the fluid's own vorticity on to
+    // it. Without that halo a parcel of a layer left far from the ball kept
+    // its vorticity alone, its core overlapping no other vorton's, and the
+    // flow's strain stretched it without bound (issue 10: stratified_ball with
+    // gravity flipped, max|ω| 552 1/s against a 99th percentile of 34 at
+    // 120 s; with the halo around buoyant fluid only, parcels at the
+    // profile's flat ends did the same from 380 s, 789 against 13 at 420 s).
     const float h = Spacing();
     std::unordered_set<std::uint64_t> fluidCells;
     auto cellKey = [](glm::ivec3 c) {
@@ -181,7 +184,8 @@ void Simulation::ForgetFarWake() {
     auto cellOf = [&](glm::vec3 x) { return glm::ivec3(glm::floor(x / h)); };
     for (std::size_t k = 0; k < n; ++k) {
         m_keep[k] = m_vortons.group[k] != kAmbientGroup;
-        if (m_keep[k] && h > 0.0f && VortonDensityDeviation(k) != 0.0f) fluidCells.insert(cellKey(cellOf(m_vortons.position[k])));
+        if (m_keep[k] && h > 0.0f && (m_setup.groups[m_vortons.group[k]].layer || VortonDensityDeviation(k) != 0.0f))
+            fluidCells.insert(cellKey(cellOf(m_vortons.position[k])));
     }
     auto nearFluid = [&](glm::vec3 x) {
         if (fluidCells.empty() || !(h > 0.0f)) return false;

@@ -140,13 +140,13 @@ TEST(Body, BallLeavingTheLayersHasDragAndABoundedWakeAndTheLayersStay) {
     EXPECT_LT(-ball.velocity.z, 0.5 * freeFall);
     EXPECT_GT(-ball.position.z, 1.0f) << "it left the layers";
     const Vortons& v = sim.GetVortons();
-    // The vorticity around buoyant fluid (a layer's vortons displaced from
-    // their birth height) is kept wherever the ball is: within two cells of
-    // side h of it, so at most 3√3 h away (issue 10's rogue vorton).
+    // The vorticity around the layers' fluid (and any buoyant fluid) is kept
+    // wherever the ball is: within two cells of side h of it, so at most
+    // 3√3 h away (issue 10's rogue vorton).
     const float h = sim.Spacing();
     std::vector<glm::vec3> buoyant;
     for (std::size_t k = 0; k < v.Size(); ++k) {
-        if (v.group[k] != kAmbientGroup && sim.VortonDensityDeviation(k) != 0.0f) buoyant.push_back(v.position[k]);
+        if (v.group[k] != kAmbientGroup) buoyant.push_back(v.position[k]);  // both groups are layers
     }
     std::size_t farWake = 0, keptNearFluid = 0;
     for (std::size_t k = 0; k < v.Size(); ++k) {
@@ -159,7 +159,7 @@ TEST(Body, BallLeavingTheLayersHasDragAndABoundedWakeAndTheLayersStay) {
         });
         (nearFluid ? keptNearFluid : farWake) += 1;
     }
-    test::Measured("ambient_vortons_kept_near_buoyant_fluid", double(keptNearFluid));
+    test::Measured("ambient_vortons_kept_near_the_layers_fluid", double(keptNearFluid));
     EXPECT_EQ(farWake, 0u);
     EXPECT_GT(keptNearFluid, 0u) << "the vorticity around the layers' displaced fluid far from the ball was let go";
     EXPECT_NEAR(groupVolume(v), layers, 1e-4 * layers);
