@@ -486,6 +486,7 @@ private:
     std::vector<std::uint8_t> m_buoyantGroup;
     std::vector<glm::vec4> m_bodySpheres;  // RemeshVortons: centre, radius
     std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay
+    std::vector<std::uint64_t> m_fluidCells;  // ForgetFarWake: sorted keys of the cells holding a layer's or buoyant fluid
     Solver m_activeSolver = Solver::Direct;  // resolved at the start of each step
     float m_clusterCell = 0.0f;  // > 0: the grid solver splits the vortons into groups (SolverSettings)
     bool m_tracerSimd = true;                // UseTracerSimd

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <unordered_set>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -32,8 +31,8 @@ constexpr float kReleaseSpacings = 0.5f;
 constexpr float kPushSpacings = 0.25f;
 /// ForgetFarWake keeps the vorticity within this many cells of side h
 /// (Chebyshev) of a layer's or buoyant fluid: the reach of the receivers a remesh keeps
-/// around it (RemeshSettings::receiverReach), where its density gradient is.
-constexpr int kFluidHaloCells = 2;
+/// around it, where its density gradient is.
+constexpr int kFluidHaloCells = RemeshSettings{}.receiverReach;
 /// The wall layer: vortons within this many spacings of the surface.
 constexpr float kWallLayerSpacings = 2.0f;
 
@@ -176,7 +175,8 @@ void Simulation::ForgetFarWake() {
     // 120 s; with the halo around buoyant fluid only, parcels at the
     // profile's flat ends did the same from 380 s, 789 against 13 at 420 s).
     const float h = Spacing();
-    std::unordered_set<std::uint64_t> fluidCells;
+    std::vector<std::uint64_t>& fluidCells = m_fluidCells;
+    fluidCells.clear();
     auto cellKey = [](glm::ivec3 c) {
         return (std::uint64_t(std::uint32_t(c.x) & 0x1FFFFFu) << 42) | (std::uint64_t(std::uint32_t(c.y) & 0x1FFFFFu) << 21) |
                std::uint64_t(std::uint32_t(c.z) & 0x1FFFFFu);
@@ -185,15 +185,18 @@ void Simulation::ForgetFarWake() {
     for (std::size_t k = 0; k < n; ++k) {
         m_keep[k] = m_vortons.group[k] != kAmbientGroup;
         if (m_keep[k] && h > 0.0f && (m_setup.groups[m_vortons.group[k]].layer || VortonDensityDeviation(k) != 0.0f))
-            fluidCells.insert(cellKey(cellOf(m_vortons.position[k])));
+            fluidCells.push_back(cellKey(cellOf(m_vortons.position[k])));
     }
+    std::sort(fluidCells.begin(), fluidCells.end());
+    fluidCells.erase(std::unique(fluidCells.begin(), fluidCells.end()), fluidCells.end());
     auto nearFluid = [&](glm::vec3 x) {
         if (fluidCells.empty() || !(h > 0.0f)) return false;
         const glm::ivec3 c = cellOf(x);
         for (int dk = -kFluidHaloCells; dk <= kFluidHaloCells; ++dk) {
             for (int dj = -kFluidHaloCells; dj <= kFluidHaloCells; ++dj) {
                 for (int di = -kFluidHaloCells; di <= kFluidHaloCells; ++di) {
-                    if (fluidCells.count(cellKey(c + glm::ivec3(di, dj, dk)))) return true;
+                    if (std::binary_search(fluidCells.begin(), fluidCells.end(), cellKey(c + glm::ivec3(di, dj, dk))))
+                        return true;
                 }
             }
         }
