@@ -290,6 +290,12 @@ std::size_t Simulation::MaxGridPoints() const {
 
 void Simulation::RemeshVortons() {
     if (m_vortons.position.empty() || m_lattice.spacing <= 0.0f) return;
+    // Receivers (zero-vorticity lattice points kept for baroclinic generation)
+    // go around a group's fluid when the group carries its own deviation. A
+    // layer's fluid needs none inside the layers, which the lattice already
+    // fills; ForgetFarWake keeps the vorticity around a layer's parcels too,
+    // wherever they drift, which is a different question (what the far-wake
+    // cut may let go), so the two tests differ on purpose.
     m_buoyantGroup.assign(m_setup.groups.size(), 0);
     for (std::size_t g = 0; g < m_setup.groups.size(); ++g) {
         const DensityGroup& group = m_setup.groups[g];

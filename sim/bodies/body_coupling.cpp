@@ -174,6 +174,8 @@ void Simulation::ForgetFarWake() {
     // gravity flipped, max|ω| 552 1/s against a 99th percentile of 34 at
     // 120 s; with the halo around buoyant fluid only, parcels at the
     // profile's flat ends did the same from 380 s, 789 against 13 at 420 s).
+    // The remesh's receivers (RemeshVortons) go around buoyant groups only:
+    // they answer where baroclinic generation needs room, not what to keep.
     const float h = Spacing();
     std::vector<std::uint64_t>& fluidCells = m_fluidCells;
     fluidCells.clear();

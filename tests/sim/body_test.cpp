@@ -144,9 +144,9 @@ TEST(Body, BallLeavingTheLayersHasDragAndABoundedWakeAndTheLayersStay) {
     // wherever the ball is: within two cells of side h of it, so at most
     // 3√3 h away (issue 10's rogue vorton).
     const float h = sim.Spacing();
-    std::vector<glm::vec3> buoyant;
+    std::vector<glm::vec3> layerFluid;
     for (std::size_t k = 0; k < v.Size(); ++k) {
-        if (v.group[k] != kAmbientGroup) buoyant.push_back(v.position[k]);  // both groups are layers
+        if (v.group[k] != kAmbientGroup) layerFluid.push_back(v.position[k]);  // both groups are layers
     }
     std::size_t farWake = 0, keptNearFluid = 0;
     for (std::size_t k = 0; k < v.Size(); ++k) {
@@ -154,7 +154,7 @@ TEST(Body, BallLeavingTheLayersHasDragAndABoundedWakeAndTheLayersStay) {
         // between two, the wake moves at most the ball's 5·dt of travel further.
         const float reach = s.params.wakeLength + 5.0f * s.params.dt * glm::length(ball.velocity) + 0.01f;
         if (v.group[k] != kAmbientGroup || glm::length(v.position[k] - ball.position) <= reach) continue;
-        const bool nearFluid = std::any_of(buoyant.begin(), buoyant.end(), [&](glm::vec3 x) {
+        const bool nearFluid = std::any_of(layerFluid.begin(), layerFluid.end(), [&](glm::vec3 x) {
             return glm::length(x - v.position[k]) <= 3.0f * std::sqrt(3.0f) * h;
         });
         (nearFluid ? keptNearFluid : farWake) += 1;
