@@ -425,7 +425,8 @@ private:
     /// Lets go of the vortons farther than wake_length from every body, but
     /// for those holding a group's fluid and those within two cells of a
     /// layer's fluid or fluid with a density deviation (at each remesh; both
-    /// body models).
+    /// body models). With body_sheet their net Σα goes, in equal shares, to
+    /// the kept vortons of the 2h rim inside the cut (Kelvin, issue 12).
     void ForgetFarWake();
     /// Σα of the vortons (m³/s), summed in vorton order in double.
     glm::dvec3 TotalStrength() const;
@@ -486,6 +487,7 @@ private:
     std::vector<std::uint8_t> m_buoyantGroup;
     std::vector<glm::vec4> m_bodySpheres;  // RemeshVortons: centre, radius
     std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay
+    std::vector<std::uint32_t> m_wakeRim;     // ForgetFarWake: kept vortons in the 2h rim inside the cut
     std::vector<std::uint64_t> m_fluidCells;  // ForgetFarWake: sorted keys of the cells holding a layer's or buoyant fluid
     Solver m_activeSolver = Solver::Direct;  // resolved at the start of each step
     float m_clusterCell = 0.0f;  // > 0: the grid solver splits the vortons into groups (SolverSettings)

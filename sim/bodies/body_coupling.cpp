@@ -8,6 +8,7 @@
 // Wu (1981), AIAA J. 19, 432–441 (force from the vortical impulse).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <glm/geometric.hpp>
@@ -205,16 +206,34 @@ void Simulation::ForgetFarWake() {
         return false;
     };
     bool anyGone = false;
+    glm::dvec3 lost(0.0);
+    std::vector<std::uint32_t>& rim = m_wakeRim;
+    rim.clear();
     for (std::size_t k = 0; k < n; ++k) {
-        for (std::size_t b = 0; b < m_bodies.size() && !m_keep[k]; ++b) {
-            const glm::vec3 d = m_vortons.position[k] - m_bodies[b].position;
-            m_keep[k] = glm::dot(d, d) <= reach * reach;
+        float nearest = std::numeric_limits<float>::max();
+        for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+            nearest = std::min(nearest, glm::length(m_vortons.position[k] - m_bodies[b].position));
         }
+        const bool withinReach = nearest <= reach;
+        if (!m_keep[k]) m_keep[k] = withinReach;
         if (!m_keep[k]) m_keep[k] = nearFluid(m_vortons.position[k]);
         if (!m_keep[k]) {
             anyGone = true;
-            m_kelvinStrength -= D(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
+            lost += D(m_vortons.vorticity[k]) * double(m_vortons.volume[k]);
+        } else if (withinReach && nearest >= reach - 2.0f * h) {
+            rim.push_back(std::uint32_t(k));
         }
+    }
+    // Kelvin: the cut wake's net vorticity stays, in equal shares of Σα on
+    // the kept vortons of the 2h rim inside the cut, where its vortex lines
+    // would close (as RemeshSettings::keepNetStrength does for the remesh's
+    // drops); with no rim, or bodies of the skin model (which keep no
+    // Kelvin balance), it is let go (m_kelvinStrength).
+    if (anyGone && !rim.empty() && BodySheets()) {
+        const glm::dvec3 share = lost / double(rim.size());
+        for (const std::uint32_t k : rim) m_vortons.vorticity[k] += glm::vec3(share / double(m_vortons.volume[k]));
+    } else if (anyGone) {
+        m_kelvinStrength -= lost;
     }
     if (anyGone) {
         m_vortons.Compact(m_keep);

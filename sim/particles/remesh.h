@@ -82,6 +82,12 @@ struct RemeshSettings {
     /// a spinning ball their impulse, dropped remesh after remesh, drove a
     /// flow along the axis (issue 10).
     bool capFarthestFirst = false;
+    /// Give the net vorticity Σα of every dropped point (cull and cap) back,
+    /// in equal shares, to the kept points in the outermost 2h of what is
+    /// kept, by distance from the nearest body's surface (the cut where a
+    /// wake's vortex lines were opened), so Σα is conserved to round-off
+    /// (Kelvin; bodies that make their own vorticity). Only with bodies.
+    bool keepNetStrength = false;
     /// A remesh that would visit more lattice points than this (or whose box
     /// has more rows (j, k)) is not done (false returned). Only the points
     /// the vortons' kernels, their receivers and the bodies reach are
@@ -96,6 +102,8 @@ struct RemeshReport {
     double droppedStrength = 0.0;
     /// The max_vortons cap forced drops beyond the cullFraction budget.
     bool capped = false;
+    /// Σα (m³/s) given back to the outermost shell (RemeshSettings::keepNetStrength).
+    glm::dvec3 returnedStrength{0.0};
     /// Times the lattice was coarsened (by coarsenFactor) to meet the caps
     /// maxVortons and maxGridPoints (0: the given one).
     int coarsened = 0;
