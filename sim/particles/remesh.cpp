@@ -339,6 +339,14 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         dropped += double(glm::length(alpha[idx]));
     }
 
+    // Gap (m) from lattice point (i, j, k) to the nearest body's surface.
+    auto gapToBodies = [&](int i, int j, int k) {
+        const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
+        float gap = std::numeric_limits<float>::max();
+        for (const glm::vec4& body : settings.bodies) gap = std::min(gap, glm::length(x - glm::vec3(body)) - body.w);
+        return gap;
+    };
+
     // The cap: weakest tier first, then the weakest within it.
     std::size_t kept = 0;
     for (std::size_t idx = 0; idx < points; ++idx) kept += tier[idx] != kDropped;
@@ -364,12 +372,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
             float strength = tier[idx] == kFluid ? volume[idx * channels + std::size_t(best[idx])]
                                                  : glm::length(alpha[idx]);
             if (settings.capFarthestFirst && tier[idx] == kVorticity && !settings.bodies.empty()) {
-                const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
-                float gap = std::numeric_limits<float>::max();
-                for (const glm::vec4& body : settings.bodies) {
-                    gap = std::min(gap, glm::length(x - glm::vec3(body)) - body.w);
-                }
-                strength = -gap;  // the farthest ranks lowest
+                strength = -gapToBodies(i, j, k);  // the farthest ranks lowest
             }
             ranks.push_back({tier[idx], strength, std::uint32_t(idx)});
         });
@@ -397,31 +400,23 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     // ball_through_smoke's fluid reached Σα_z = 0.115 m³/s at 6 s where
     // Kelvin allows the body's −2VΩ ≈ −4·10⁻⁴, and with it the impulse
     // ½Σx×α came to depend on the origin (issue 12, item 2).
-    report.returnedStrength = glm::dvec3(0.0);
     if (settings.keepNetStrength && !settings.bodies.empty()) {
         glm::dvec3 lost(0.0);
         for (std::size_t idx = 0; idx < points; ++idx) {
             if (tier[idx] == kDropped) lost += glm::dvec3(alpha[idx]);
         }
-        auto gapOf = [&](int i, int j, int k) {
-            const glm::vec3 x = lattice.origin + h * glm::vec3(i, j, k);
-            float gap = std::numeric_limits<float>::max();
-            for (const glm::vec4& body : settings.bodies) gap = std::min(gap, glm::length(x - glm::vec3(body)) - body.w);
-            return gap;
-        };
         auto receives = [&](std::size_t idx) { return tier[idx] != kDropped && tier[idx] != kInside; };
         float outer = -std::numeric_limits<float>::max();
         rows.ForEach([&](std::size_t idx, int i, int j, int k) {
-            if (receives(idx)) outer = std::max(outer, gapOf(i, j, k));
+            if (receives(idx)) outer = std::max(outer, gapToBodies(i, j, k));
         });
         std::vector<std::uint32_t> shell;
         rows.ForEach([&](std::size_t idx, int i, int j, int k) {
-            if (receives(idx) && gapOf(i, j, k) >= outer - 2.0f * h) shell.push_back(std::uint32_t(idx));
+            if (receives(idx) && gapToBodies(i, j, k) >= outer - 2.0f * h) shell.push_back(std::uint32_t(idx));
         });
         if (!shell.empty() && lost != glm::dvec3(0.0)) {
             const glm::vec3 share = glm::vec3(lost / double(shell.size()));
             for (const std::uint32_t idx : shell) alpha[idx] += share;
-            report.returnedStrength = lost;
         }
     }
 

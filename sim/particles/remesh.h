@@ -102,8 +102,6 @@ struct RemeshReport {
     double droppedStrength = 0.0;
     /// The max_vortons cap forced drops beyond the cullFraction budget.
     bool capped = false;
-    /// Σα (m³/s) given back to the outermost shell (RemeshSettings::keepNetStrength).
-    glm::dvec3 returnedStrength{0.0};
     /// Times the lattice was coarsened (by coarsenFactor) to meet the caps
     /// maxVortons and maxGridPoints (0: the given one).
     int coarsened = 0;
