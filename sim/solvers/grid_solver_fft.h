@@ -2,7 +2,8 @@
 /// \file
 /// Internal to grid_solver.cpp: the FFTW line-batch machinery of GridSolver
 /// (plans, aligned buffers, per-thread scratch, 3D transforms as batches of
-/// 1D lines run in parallel). Included by grid_solver.cpp only.
+/// 1D lines run in parallel). Included by grid_solver.cpp, and by
+/// particles/projection.cpp for the planner's lock and the FFT sizes.
 
 #include <algorithm>
 #include <complex>

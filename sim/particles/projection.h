@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// Solenoidal projection of the vorticity that vortons carry on their remesh
+/// lattice: the divergence of ω that the particles' discretisation lets grow
+/// (stretching of a field that is not a curl, a wall layer whose lines do not
+/// close) is taken out, ω ← ω − ∇φ with ∇²φ = ∇·ω.
+
+#include <cstddef>
+#include <span>
+
+#include <glm/vec3.hpp>
+#include <glm/ext/vector_double3.hpp>
+#include <glm/ext/vector_int3.hpp>
+
+#include "sim/particles/particles.h"
+#include "sim/particles/remesh.h"
+
+namespace vorton {
+
+/// A rigid sphere as the projection sees it: the fluid-plus-body vorticity is
+/// the body's own 2Ω inside it, so the wall layer's vortex lines close there
+/// rather than being forced to close in the fluid.
+struct ProjectionSphere {
+    glm::vec3 center{0.0f};        ///< m
+    float radius = 0.0f;           ///< m
+    glm::vec3 angularVelocity{0.0f};  ///< Ω, rad/s
+};
+
+/// What a projection did.
+struct ProjectionReport {
+    /// Σ|Δω| / Σ|ω| over the vortons it changed (0 when nothing was done).
+    double changed = 0.0;
+    /// The lattice-wide Σ|∇·ω| / Σ(|∂ₓωₓ| + |∂ᵧωᵧ| + |∂_zω_z|) before, by
+    /// central differences on the projection's box (0 for a solenoidal
+    /// field, about ½ for noise), with the spheres' 2Ω inside them.
+    double divergenceBefore = 0.0;
+    /// Σ(α_after − α_before) over the vortons, m³/s: what went to points
+    /// that hold no vorton or lie inside a sphere.
+    glm::dvec3 netChange{0.0};
+    glm::ivec3 box{0};  ///< FFT box, lattice points per axis
+    std::size_t projected = 0;  ///< vortons on the lattice (the others are left as they are)
+};
+
+/// Projects the vorticity of the vortons that sit on `lattice` (a remesh has
+/// just put them there) onto its discretely solenoidal part: with δ the
+/// central difference on the lattice, φ solves δ·δφ = δ·ω on a periodic box
+/// at least twice the occupied extent along each axis (so the periodic
+/// images are two extents away; the field is zero in between), and
+/// ω ← ω − δφ. The field projected is the vortons' ω plus, on the lattice
+/// points inside each sphere, its 2Ω (the lines of the wall layer close
+/// through the body); the spheres' part is taken off again afterwards and
+/// what the projection puts on lattice points that hold no vorton or lie
+/// inside a sphere is not kept, so Σα changes by that much (reported through
+/// the caller's moments; the caller restores what it must). A field that is
+/// already δ×A on occupied points is left unchanged to round-off, and one
+/// that is δ×A + δψ (ψ with support in the occupied points) comes back as
+/// δ×A (tests/sim/projection_test.cpp).
+///
+/// This is the vortex method's standard reprojection (Cottet & Koumoutsakos,
+/// *Vortex Methods: Theory and Practice*, 2000: the particles' field need not
+/// stay divergence-free; Winckelmans & Leonard, J. Comput. Phys. 109, 1993); on a
+/// remesh lattice it is the vortex-in-cell form (Cottet & Poncet, J. Comput.
+/// Phys. 193, 2004). One serial FFTW plan per component (FFTW_ESTIMATE:
+/// the same algorithm every run), the three run side by side, so the result
+/// is the same for any thread count. Cost O(M log M), M the box's
+/// points (8 times the occupied box's).
+void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere> spheres, Vortons& vortons,
+                       ProjectionReport* report = nullptr);
+
+}  // namespace vorton
