@@ -32,7 +32,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 22> infos{{
+    static const std::array<ParamInfo<P>, 23> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -61,6 +61,10 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "steps between remeshings of the vortons onto their seeding lattice, which also culls what carries next to "
          "nothing (0: never); remeshing keeps the vortons' cores overlapping, without which isolated vortons "
          "get stretched without bound", Panel::Solver, 0.0f, 50.0f},
+        {"solenoidal_remesh", "Solenoidal remesh", "", &P::solenoidalRemesh, 0.0f, 1.0f, true, false,
+         "each remesh takes the divergence out of the vortons' vorticity (with the bodies' own 2 Omega inside "
+         "them): the particles' field need not stay a curl, and a spinning ball's swirl tilts off its axis "
+         "when it does not", Panel::Solver},
         {"max_vortons", "Max vortons", "", &P::maxVortons, 0.0f, float(kMaxVortons), true, true,
          "most vortons a remesh may leave: beyond, the lattice coarsens (then the weakest are dropped); 0: 1.5 "
          "times the seeded count", Panel::Solver, 0.0f, 200000.0f},

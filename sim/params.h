@@ -70,6 +70,12 @@ struct SimParams {
     /// cores overlapping: without it isolated vortons get stretched without
     /// bound and a run blows up within a minute (remesh.h).
     int remeshEvery = 5;
+    /// Each remesh projects the vortons' vorticity onto its solenoidal part,
+    /// the bodies' own 2Ω inside them (particles/projection.h). Off by
+    /// default: on where a scene needs it (spinning_ball, whose wall layer's
+    /// field is far from solenoidal and whose swirl tilts off its axis
+    /// without it; issue 10).
+    bool solenoidalRemesh = false;
     /// Most vortons a remesh may leave (live). Past it the vortons are
     /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per
     /// vorton; conserves what remeshing conserves), as long as every body

@@ -403,7 +403,8 @@ private:
     /// The stratified ambient's absorbing layer at the layers' sides
     /// (StratifiedProfile::Sponge): internal waves leave instead of reflecting.
     void AbsorbAtLayerSides(float dt);
-    /// Remeshes and culls the vortons (remesh.h) and keeps the tallies.
+    /// Remeshes and culls the vortons (remesh.h), with `solenoidal_remesh` projects
+    /// their vorticity onto its solenoidal part (projection.h), and keeps the tallies.
     void RemeshVortons();
     // Bodies, stratification and emitters (simulation_bodies.cpp).
     void SyncBodies();
