@@ -69,15 +69,30 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
         ++out.projected;
     }
     if (out.projected == 0) return;
+    // A sphere whose box does not come within two spacings of the vortons'
+    // has no wall layer here to close (and would only grow the box).
+    std::vector<ProjectionSphere> near;
     for (const ProjectionSphere& s : spheres) {
+        const glm::ivec3 s0(glm::floor((s.center - s.radius - lattice.origin) / h)),
+            s1(glm::ceil((s.center + s.radius - lattice.origin) / h));
+        if (glm::any(glm::lessThan(s1, lo - 2)) || glm::any(glm::greaterThan(s0, hi + 2))) continue;
+        near.push_back(s);
+    }
+    for (const ProjectionSphere& s : near) {
         lo = glm::min(lo, glm::ivec3(glm::floor((s.center - s.radius - lattice.origin) / h)));
         hi = glm::max(hi, glm::ivec3(glm::ceil((s.center + s.radius - lattice.origin) / h)));
     }
+    spheres = near;
     const glm::ivec3 extent = hi - lo + 1;
     glm::ivec3 size;
     for (int c = 0; c < 3; ++c) size[c] = FftSize(2 * extent[c] + 2);
     out.box = size;
     const std::size_t points = std::size_t(size.x) * std::size_t(size.y) * std::size_t(size.z);
+    if (points > kMaxProjectionPoints) {  // a flow spread too thin for one box: left as it is
+        out.projected = 0;
+        if (report) *report = out;
+        return;
+    }
     const int nzc = size.z / 2 + 1;
     const std::size_t modes = std::size_t(size.x) * std::size_t(size.y) * std::size_t(nzc);
 

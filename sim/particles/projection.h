@@ -38,8 +38,12 @@ struct ProjectionReport {
     /// that hold no vorton or lie inside a sphere.
     glm::dvec3 netChange{0.0};
     glm::ivec3 box{0};  ///< FFT box, lattice points per axis
-    std::size_t projected = 0;  ///< vortons on the lattice (the others are left as they are)
+    std::size_t projected = 0;  ///< vortons on the lattice (the others are left as they are); 0: nothing done
 };
+
+/// Most points of the projection's FFT box (about 200 MB of buffers); a
+/// flow spread wider than that is left as it is (ProjectionReport::projected = 0).
+inline constexpr std::size_t kMaxProjectionPoints = std::size_t(1) << 23;
 
 /// Projects the vorticity of the vortons that sit on `lattice` (a remesh has
 /// just put them there) onto its discretely solenoidal part: with δ the
@@ -63,7 +67,8 @@ struct ProjectionReport {
 /// Phys. 193, 2004). One serial FFTW plan per component (FFTW_ESTIMATE:
 /// the same algorithm every run), the three run side by side, so the result
 /// is the same for any thread count. Cost O(M log M), M the box's
-/// points (8 times the occupied box's).
+/// points (8 times the occupied box's). Spheres farther than two spacings
+/// from the vortons' box are left out.
 void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere> spheres, Vortons& vortons,
                        ProjectionReport* report = nullptr);
 

@@ -158,5 +158,19 @@ TEST(SolenoidalProjection, LeavesVortonsOffTheLatticeAlone) {
     EXPECT_NE(v.vorticity[0], glm::vec3(1.0f, 0.0f, 0.0f));  // a lone point's field is not solenoidal
 }
 
+TEST(SolenoidalProjection, LeavesOutASphereFarFromTheVortons) {
+    // A ball that has left the fluid (100 m away) must not stretch the box to it.
+    Vortons v;
+    v.Add({0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, 1.5f * kH, kH * kH * kH, kAmbientGroup);
+    const ProjectionSphere far{glm::vec3(100.0f, 0.0f, 0.0f), 0.2f, glm::vec3(0.0f, 0.0f, 5.0f)};
+    ProjectionReport report;
+    ProjectSolenoidal(Lattice{glm::vec3(0.0f), kH}, {&far, 1}, v, &report);
+    EXPECT_EQ(report.box, glm::ivec3(4));  // FftSize(2·1 + 2): the lone vorton's box
+    // The same sphere next to the vorton is in the box.
+    const ProjectionSphere near{glm::vec3(0.3f, 0.0f, 0.0f), 0.2f, glm::vec3(0.0f, 0.0f, 5.0f)};
+    ProjectSolenoidal(Lattice{glm::vec3(0.0f), kH}, {&near, 1}, v, &report);
+    EXPECT_GT(report.box.x, 20);
+}
+
 }  // namespace
 }  // namespace vorton
