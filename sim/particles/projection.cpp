@@ -8,6 +8,7 @@
 #include <limits>
 #include <mutex>
 #include <numbers>
+#include <utility>
 #include <vector>
 
 #include <fftw3.h>
@@ -27,12 +28,19 @@ std::size_t RealIndex(glm::ivec3 i, glm::ivec3 n) {
     return (std::size_t(i.x) * std::size_t(n.y) + std::size_t(i.y)) * std::size_t(n.z) + std::size_t(i.z);
 }
 
+/// The lattice indices of the box around a sphere: [first, second].
+std::pair<glm::ivec3, glm::ivec3> SphereBox(const Lattice& lattice, const ProjectionSphere& s) {
+    const float h = lattice.spacing;
+    return {glm::ivec3(glm::floor((s.center - s.radius - lattice.origin) / h)),
+            glm::ivec3(glm::ceil((s.center + s.radius - lattice.origin) / h))};
+}
+
 /// The lattice points strictly inside a sphere, relative to the box's low corner lo.
 template <typename Visit>
 void ForPointsInside(const Lattice& lattice, const ProjectionSphere& s, glm::ivec3 lo, glm::ivec3 hi, Visit&& visit) {
     const float h = lattice.spacing;
-    const glm::ivec3 i0 = glm::max(glm::ivec3(glm::floor((s.center - s.radius - lattice.origin) / h)), lo);
-    const glm::ivec3 i1 = glm::min(glm::ivec3(glm::ceil((s.center + s.radius - lattice.origin) / h)), hi);
+    const auto [s0, s1] = SphereBox(lattice, s);
+    const glm::ivec3 i0 = glm::max(s0, lo), i1 = glm::min(s1, hi);
     for (int a = i0.x; a <= i1.x; ++a) {
         for (int b = i0.y; b <= i1.y; ++b) {
             for (int c = i0.z; c <= i1.z; ++c) {
@@ -72,15 +80,13 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
     // A sphere whose box does not come within two spacings of the vortons'
     // has no wall layer here to close (and would only grow the box).
     std::vector<ProjectionSphere> near;
+    const glm::ivec3 vortonsLo = lo, vortonsHi = hi;
     for (const ProjectionSphere& s : spheres) {
-        const glm::ivec3 s0(glm::floor((s.center - s.radius - lattice.origin) / h)),
-            s1(glm::ceil((s.center + s.radius - lattice.origin) / h));
-        if (glm::any(glm::lessThan(s1, lo - 2)) || glm::any(glm::greaterThan(s0, hi + 2))) continue;
+        const auto [s0, s1] = SphereBox(lattice, s);
+        if (glm::any(glm::lessThan(s1, vortonsLo - 2)) || glm::any(glm::greaterThan(s0, vortonsHi + 2))) continue;
         near.push_back(s);
-    }
-    for (const ProjectionSphere& s : near) {
-        lo = glm::min(lo, glm::ivec3(glm::floor((s.center - s.radius - lattice.origin) / h)));
-        hi = glm::max(hi, glm::ivec3(glm::ceil((s.center + s.radius - lattice.origin) / h)));
+        lo = glm::min(lo, s0);
+        hi = glm::max(hi, s1);
     }
     spheres = near;
     const glm::ivec3 extent = hi - lo + 1;
@@ -114,8 +120,9 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
         });
     }
 
-    // How far from solenoidal, by central differences over the occupied box (one beyond it).
-    {
+    // How far from solenoidal, by central differences over the occupied box
+    // (one beyond it): for the report only, so not measured without one.
+    if (report) {
         double divergence = 0.0, diagonal = 0.0;
         const glm::ivec3 step(size.y * size.z, size.z, 1);
         for (int a = 1; a <= extent.x; ++a) {
