@@ -16,9 +16,7 @@ namespace vorton {
 
 // ---- GridSolver ---------------------------------------------------------------------------
 
-GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {
-    m_spare.fft = std::make_unique<Fft>();
-}
+GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {}
 GridSolver::~GridSolver() = default;
 GridSolver::GridSolver(GridSolver&&) noexcept = default;
 GridSolver& GridSolver::operator=(GridSolver&&) noexcept = default;
@@ -28,20 +26,40 @@ void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
     assert(n.x >= 2 && n.y >= 2 && n.z >= 2);
     const glm::ivec3 padded(FftSize(2 * n.x - 1), FftSize(2 * n.y - 1), FftSize(2 * n.z - 1));
     m_grid = grid;
-    auto current = [&] { return padded == m_padded && grid.spacing == m_kernelSpacing && sigma2 == m_kernelSigma2; };
-    if (!current()) {
-        // Try the spare: a grid that grows and shrinks by a cell from step
-        // to step alternates between two sizes, and both stay transformed.
-        std::swap(m_padded, m_spare.padded);
-        std::swap(m_kernelSpacing, m_spare.spacing);
-        std::swap(m_kernelSigma2, m_spare.sigma2);
-        std::swap(m_kernel, m_spare.kernel);
-        std::swap(m_fft, m_spare.fft);
-        if (!current()) {
+    if (!(padded == m_padded && grid.spacing == m_kernelSpacing && sigma2 == m_kernelSigma2)) {
+        // The current transform goes to the front of the cache; the one
+        // asked for comes from it, or is computed.
+        CachedKernel current{m_padded, m_kernelSpacing, m_kernelSigma2, std::move(m_kernel), std::move(m_fft)};
+        const auto hit = std::find_if(m_cache.begin(), m_cache.end(), [&](const CachedKernel& e) {
+            return e.padded == padded && e.spacing == grid.spacing && e.sigma2 == sigma2;
+        });
+        CachedKernel found;
+        if (hit != m_cache.end()) {
+            found = std::move(*hit);
+            m_cache.erase(hit);
+        }
+        if (current.sigma2 >= 0.0f) m_cache.insert(m_cache.begin(), std::move(current));
+        // Least recently used out first, past the count or the bytes.
+        std::size_t bytes = 0, keep = 0;
+        while (keep < m_cache.size() && keep + 1 < kKernelCacheEntries &&
+               bytes + m_cache[keep].kernel.size() * sizeof(float) <= kKernelCacheBytes) {
+            bytes += m_cache[keep].kernel.size() * sizeof(float);
+            ++keep;
+        }
+        std::unique_ptr<Fft> spareFft;  // plans of a dropped entry, to reuse
+        while (m_cache.size() > keep) {
+            if (!spareFft) spareFft = std::move(m_cache.back().fft);
+            m_cache.pop_back();
+        }
+        m_padded = padded;
+        m_kernelSpacing = grid.spacing;
+        m_kernelSigma2 = sigma2;
+        if (found.fft) {
+            m_kernel = std::move(found.kernel);
+            m_fft = std::move(found.fft);
+        } else {
+            m_fft = spareFft ? std::move(spareFft) : std::make_unique<Fft>();
             if (padded != m_fft->size) m_fft->MakePlans(padded);
-            m_padded = padded;
-            m_kernelSpacing = grid.spacing;
-            m_kernelSigma2 = sigma2;
             ComputeKernel();
         }
     }

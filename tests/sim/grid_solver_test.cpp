@@ -246,6 +246,19 @@ TEST(GridSolver, ReusedSolverMatchesFreshOne) {
     SolveHash(reused, GridFor(large, kDefaultCellOverSpacing), large);
     SolveHash(reused, smallGrid, otherCore);
     SolveHash(reused, GridFor(small, 0.8f), small);
+    // Now from the cache of earlier transforms.
+    EXPECT_EQ(SolveHash(reused, smallGrid, small), expected);
+    // After more keys than the cache keeps (small's dropped, and its plans
+    // reused for other sizes), computed again: the same bits.
+    const GridGeometry largeGrid = GridFor(large, kDefaultCellOverSpacing);
+    GridSolver freshLarge;
+    const std::uint64_t largeExpected = SolveHash(freshLarge, largeGrid, large);
+    for (std::size_t k = 0; k <= GridSolver::kKernelCacheEntries; ++k) {
+        SolveHash(reused, GridFor(small, 0.7f + 0.05f * float(k)), small);
+        if (k == 2) {
+            EXPECT_EQ(SolveHash(reused, largeGrid, large), largeExpected);
+        }
+    }
     EXPECT_EQ(SolveHash(reused, smallGrid, small), expected);
 }
 
