@@ -54,7 +54,7 @@ void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> p
     ParallelFor(points.size(), [&](std::size_t i) {
         GridSampler::Float4 f;
         const std::size_t o = sampler.Cell(points[i], &f);
-        std::atomic_ref<std::uint8_t>(m_gridMissing[o]).store(1, std::memory_order_relaxed);
+        MarkByte(m_gridMissing[o]);
     });
     ExpandCellMask(grid, m_gridMissing, m_gridNeeded, WholeLevelPoints(grid));
 }
@@ -182,7 +182,7 @@ void Simulation::PredictTracers(float dt) {
                 velocity[i] = u0;
                 GridSampler::Float4 f;
                 const std::size_t o = sample1.Cell(position[i] + dt * u0, &f);
-                std::atomic_ref<std::uint8_t>(cells[o]).store(1, std::memory_order_relaxed);
+                MarkByte(cells[o]);
             }
         });
         ExpandCellMask(m_nextGrid, m_gridCells, m_gridNeeded, WholeLevelPoints(m_nextGrid));
@@ -244,7 +244,7 @@ Simulation::TracerPass Simulation::CorrectTracers(float dt) {
                     for (int c = 0; c < 8; ++c) {
                         const std::size_t idx = o1 + sample1.CornerOffset(c);
                         if (needed[idx]) continue;
-                        std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
+                        MarkByte(missing[idx]);
                         acc.missing = true;
                     }
                 }
@@ -288,7 +288,7 @@ Simulation::MovedTracers Simulation::ScanMovedTracers() {
                 for (int c = 0; c < 8; ++c) {
                     const std::size_t idx = o + sample1.CornerOffset(c);
                     if (needed[idx]) continue;
-                    std::atomic_ref<std::uint8_t>(missing[idx]).store(1, std::memory_order_relaxed);
+                    MarkByte(missing[idx]);
                     acc.missing = true;
                 }
             }
