@@ -16,7 +16,7 @@ namespace vorton {
 
 // ---- GridSolver ---------------------------------------------------------------------------
 
-GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {}
+GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil) { m_current.fft = std::make_unique<Fft>(); }
 GridSolver::~GridSolver() = default;
 GridSolver::GridSolver(GridSolver&&) noexcept = default;
 GridSolver& GridSolver::operator=(GridSolver&&) noexcept = default;
@@ -26,19 +26,18 @@ void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
     assert(n.x >= 2 && n.y >= 2 && n.z >= 2);
     const glm::ivec3 padded(FftSize(2 * n.x - 1), FftSize(2 * n.y - 1), FftSize(2 * n.z - 1));
     m_grid = grid;
-    if (!(padded == m_padded && grid.spacing == m_kernelSpacing && sigma2 == m_kernelSigma2)) {
+    if (!m_current.Matches(padded, grid.spacing, sigma2)) {
         // The current transform goes to the front of the cache; the one
         // asked for comes from it, or is computed.
-        CachedKernel current{m_padded, m_kernelSpacing, m_kernelSigma2, std::move(m_kernel), std::move(m_fft)};
-        const auto hit = std::find_if(m_cache.begin(), m_cache.end(), [&](const CachedKernel& e) {
-            return e.padded == padded && e.spacing == grid.spacing && e.sigma2 == sigma2;
+        const auto hit = std::find_if(m_cache.begin(), m_cache.end(), [&](const KernelTransform& e) {
+            return e.Matches(padded, grid.spacing, sigma2);
         });
-        CachedKernel found;
+        KernelTransform found;
         if (hit != m_cache.end()) {
             found = std::move(*hit);
             m_cache.erase(hit);
         }
-        if (current.sigma2 >= 0.0f) m_cache.insert(m_cache.begin(), std::move(current));
+        if (m_current.sigma2 >= 0.0f) m_cache.insert(m_cache.begin(), std::move(m_current));
         // Least recently used out first, past the count or the bytes.
         std::size_t bytes = 0, keep = 0;
         while (keep < m_cache.size() && keep + 1 < kKernelCacheEntries &&
@@ -51,29 +50,27 @@ void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
             if (!spareFft) spareFft = std::move(m_cache.back().fft);
             m_cache.pop_back();
         }
-        m_padded = padded;
-        m_kernelSpacing = grid.spacing;
-        m_kernelSigma2 = sigma2;
         if (found.fft) {
-            m_kernel = std::move(found.kernel);
-            m_fft = std::move(found.fft);
+            m_current = std::move(found);
         } else {
-            m_fft = spareFft ? std::move(spareFft) : std::make_unique<Fft>();
-            if (padded != m_fft->size) m_fft->MakePlans(padded);
+            m_current = KernelTransform{padded, grid.spacing, sigma2, {},
+                                        spareFft ? std::move(spareFft) : std::make_unique<Fft>()};
+            if (padded != m_current.fft->size) m_current.fft->MakePlans(padded);
             ComputeKernel();
         }
     }
-    const std::size_t spectrumSize = std::size_t(m_fft->nxc) * padded.y * n.z;
+    const std::size_t spectrumSize = std::size_t(m_current.fft->nxc) * padded.y * n.z;
     for (auto& s : m_spectrum) s.resize(spectrumSize);
     m_alpha.resize(grid.PointCount());
     m_velocity.resize(grid.PointCount());
 }
 
 void GridSolver::ComputeKernel() {
-    Fft& fft = *m_fft;
-    const glm::ivec3 N = m_padded;
-    const glm::dvec3 h(m_kernelSpacing);
-    const double sigma2 = m_kernelSigma2;
+    Fft& fft = *m_current.fft;
+    const glm::ivec3 N = m_current.padded;
+    const glm::dvec3 h(m_current.spacing);
+    const double sigma2 = m_current.sigma2;
+    std::vector<float>& kernel = m_current.kernel;
     // Full-size spectrum of one component, only while the kernel changes.
     std::vector<Complex> full(std::size_t(fft.nxc) * N.y * N.z);
     Complex* const spectra[1] = {full.data()};
@@ -111,14 +108,14 @@ void GridSolver::ComputeKernel() {
                               AsFftw(s.line[0].data()));
             Fft::Scatter(s.line[0].data(), N.z, N.z, lines, stride, base);
         });
-        if (c == 0) m_kernel.assign(std::size_t(batches) * N.y * kBatch * N.z * 3, 0.0f);
+        if (c == 0) kernel.assign(std::size_t(batches) * N.y * kBatch * N.z * 3, 0.0f);
         for (int k = 0; k < N.z; ++k) {
             for (int j = 0; j < N.y; ++j) {
                 for (int i = 0; i < fft.nxc; ++i) {
                     const std::size_t t = std::size_t(j) * batches + std::size_t(i / kBatch);
                     const std::size_t at =
                         ((t * kBatch + std::size_t(i % kBatch)) * N.z + k) * 3 + c;
-                    m_kernel[at] = float(double(full[fft.Index(i, j, k)].imag()) * scale);
+                    kernel[at] = float(double(full[fft.Index(i, j, k)].imag()) * scale);
                 }
             }
         }
@@ -161,8 +158,8 @@ void GridSolver::Solve(const GridGeometry& grid, const VortonSources& sources, b
 }
 
 void GridSolver::Convolve() {
-    Fft& fft = *m_fft;
-    const glm::ivec3 n = m_grid.points, N = m_padded;
+    Fft& fft = *m_current.fft;
+    const glm::ivec3 n = m_grid.points, N = m_current.padded;
     Complex* const spectra[3] = {m_spectrum[0].data(), m_spectrum[1].data(), m_spectrum[2].data()};
 
     // Forward: x lines of the unpadded grid only, then y lines of the
@@ -188,7 +185,7 @@ void GridSolver::Convolve() {
                               AsFftw(s.line[c].data()));
         }
         const float* kernel =
-            m_kernel.data() + (std::size_t(j) * batches + i0 / kBatch) * kBatch * N.z * 3;
+            m_current.kernel.data() + (std::size_t(j) * batches + i0 / kBatch) * kBatch * N.z * 3;
         for (int b = 0; b < lines; ++b) {
             for (int k = 0; k < N.z; ++k) {
                 const std::size_t at = std::size_t(b) * N.z + k;

@@ -114,8 +114,8 @@ public:
     bool Holds(glm::vec3 x) const;
 
     /// The last Solve's core radius squared (m²) and padded FFT size (points per axis).
-    float KernelSigma2() const { return m_kernelSigma2; }
-    glm::ivec3 PaddedSize() const { return m_padded; }
+    float KernelSigma2() const { return m_current.sigma2; }
+    glm::ivec3 PaddedSize() const { return m_current.padded; }
 
 private:
     struct Fft;  // FFTW plans and per-thread line buffers (keeps fftw3.h out of this header)
@@ -137,10 +137,6 @@ private:
 
     GridStencil m_stencil;
     GridGeometry m_grid;
-    glm::ivec3 m_padded{0};           // FFT size N per axis, ≥ 2n − 1, 2^a 3^b 5^c 7^d
-    glm::vec3 m_kernelSpacing{0.0f};  // key of the cached kernel transform, with m_padded
-    float m_kernelSigma2 = -1.0f;
-
     std::vector<glm::vec3> m_alpha;     // n: assigned strength, m³/s
     std::vector<glm::vec3> m_velocity;  // n: m/s
     std::vector<Packed4> m_packed;      // 4n: v, ∂_x v, ∂_y v, ∂_z v of each point (m/s, 1/s)
@@ -148,29 +144,32 @@ private:
     // only the z extent of the unpadded grid is stored, the z transforms are
     // done line by line in scratch.
     std::vector<Complex> m_spectrum[3];
-    // Imaginary part G_c of the transformed kernel components (the sampled K_c
-    // is odd along c and even along the others, so its transform is
-    // imaginary), scaled by 1/(4π N.x N.y N.z), in the order the z pass reads
-    // them: per batch of 8 x wavenumbers (y-major), per wavenumber, per z, c.
-    std::vector<float> m_kernel;
     std::vector<VortonStencil> m_stencils;    // one per vorton
     std::vector<std::uint32_t> m_order;       // vortons sorted by z plane
     std::vector<std::uint32_t> m_planeStart;  // first of each key in m_order, keys + 1
     std::vector<std::uint32_t> m_planeOf;     // each vorton's key: its highest stencil plane
-    std::unique_ptr<Fft> m_fft;  // plans for m_padded
-    // Earlier kernel transforms and their plans (other keys), most recently
-    // used first: a box that wanders among a few sizes (a falling ball's
-    // wake, a drop that grows and shrinks by a cell) finds them here instead
-    // of recomputing one (measured: falling_ball asked for 418 kernels in
-    // 1,500 steps among 55 keys with the two-entry cache this replaces).
-    struct CachedKernel {
-        glm::ivec3 padded{0};
+    // The kernel's transform for one key (padded size, spacing, σ²) and the
+    // FFT plans for that padded size.
+    struct KernelTransform {
+        glm::ivec3 padded{0};     // FFT size N per axis, ≥ 2n − 1, 2^a 3^b 5^c 7^d
         glm::vec3 spacing{0.0f};
-        float sigma2 = -1.0f;
+        float sigma2 = -1.0f;     // < 0: nothing computed yet
+        // Imaginary part G_c of the transformed kernel components (the sampled
+        // K_c is odd along c and even along the others, so its transform is
+        // imaginary), scaled by 1/(4π N.x N.y N.z), in the order the z pass
+        // reads them: per batch of 8 x wavenumbers (y-major), per wavenumber, per z, c.
         std::vector<float> kernel;
         std::unique_ptr<Fft> fft;
+
+        bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
     };
-    std::vector<CachedKernel> m_cache;
+    KernelTransform m_current;  // the last Solve's
+    // Earlier transforms (other keys), most recently used first: a box that
+    // wanders among a few sizes (a falling ball's wake, a drop that grows and
+    // shrinks by a cell) finds them here instead of recomputing one
+    // (measured: falling_ball asked for 418 kernels in 1,500 steps among 55
+    // keys with the two-entry cache this replaces).
+    std::vector<KernelTransform> m_cache;
 };
 
 }  // namespace vorton
