@@ -72,9 +72,12 @@ struct SimParams {
     int remeshEvery = 5;
     /// Each remesh projects the vortons' vorticity onto its solenoidal part,
     /// the bodies' own 2Ω inside them (particles/projection.h). Off by
-    /// default: on where a scene needs it (spinning_ball, whose wall layer's
-    /// field is far from solenoidal and whose swirl tilts off its axis
-    /// without it; issue 10).
+    /// default: on where a scene needs it, the scenes whose bodies make their
+    /// own vorticity (spinning_ball, whose wall layer's field is far from
+    /// solenoidal and whose swirl tilts off its axis without it, issue 10;
+    /// falling_ball and ball_through_smoke, whose wakes' net vorticity drifts
+    /// from Kelvin's without it, and the sheet that restores it each step
+    /// turns the ball's path oblique, issue 12).
     bool solenoidalRemesh = false;
     /// Most vortons a remesh may leave (live). Past it the vortons are
     /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per

@@ -438,6 +438,47 @@ TEST(BodySheetSettling, FallingBallReachesTheDragCurvesTerminalVelocityAtRe290) 
     ExpectTerminalVelocity(1050.0f, 600);
 }
 
+TEST(BodySheetSettling, FallingBallSceneKeepsItsTerminalVelocityAndPathFor20s) {
+    // The falling_ball scene (1,200 kg/m³, R = 0.1 m, R/h = 5, dt = 0.02 s):
+    // from 12 to 20 s, once its wake is longer than wake_length, the ball
+    // still falls within 30 % of the drag curve's 1.02 m/s, without wandering
+    // by more than ±15 % and straight down (issue 12's checks). Experiments
+    // with free-falling spheres at this density ratio and Re ≈ 500–700 (e.g.
+    // Horowitz & Williamson 2010, J. Fluid Mech. 651) follow the drag curve
+    // whether the path is straight or oblique. Measured with the scene's
+    // solenoidal_remesh: 0.76 of the curve in every second, sideways under
+    // 1 cm/s. Without it the wake's net vorticity drifts (Kelvin's sum is
+    // then put back as a rotation sheet at the ball each step), the path
+    // turns oblique from 10 s (0.17 m/s sideways by 20 s) and the ball slows
+    // to 0.65 of the curve on average over 12–20 s (0.60 at 20 s), so this
+    // test fails.
+    SceneSetup setup = test::LoadSetup("falling_ball");
+    ASSERT_TRUE(setup.params.solenoidalRemesh);
+    setup.params.tracerCount = 0;  // tracers never act on the flow
+    ASSERT_EQ(setup.params.dt, 0.02f);
+    Simulation sim(setup);
+    ASSERT_TRUE(test::RunSteps(sim, 600).ok);
+    std::vector<glm::vec3> v;
+    for (int i = 0; i < 8; ++i) {
+        ASSERT_TRUE(test::RunSteps(sim, 50).ok);
+        v.push_back(sim.Bodies()[0].velocity);
+    }
+    double mean = 0.0;
+    for (const glm::vec3& x : v) mean += double(-x.z) / double(v.size());
+    const BodySpec& ball = setup.bodies[0];
+    const double terminal = DragCurveTerminalSpeed(ball.density, setup.params.ambientDensity, ball.radius,
+                                                   setup.params.viscosity, -setup.params.gravity.z);
+    test::Measured("falling_ball_terminal_over_drag_curve_12_to_20_s", mean / terminal);
+    EXPECT_NEAR(mean / terminal, 1.0, 0.3);
+    double sideways = 0.0;
+    for (const glm::vec3& x : v) {
+        EXPECT_NEAR(double(-x.z), mean, 0.15 * mean);
+        sideways = std::max(sideways, double(std::hypot(x.x, x.y)));
+    }
+    test::Measured("falling_ball_most_sideways_speed_12_to_20_s", sideways);
+    EXPECT_LT(sideways, 0.15 * mean);
+}
+
 /// Tracers of group 0 within `reach` of the ball, and above its top.
 struct DyeNearBall {
     std::size_t within = 0, above = 0, total = 0;
