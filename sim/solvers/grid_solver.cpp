@@ -24,7 +24,8 @@ GridSolver& GridSolver::operator=(GridSolver&&) noexcept = default;
 void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
     const glm::ivec3 n = grid.points;
     assert(n.x >= 2 && n.y >= 2 && n.z >= 2);
-    const glm::ivec3 padded(FftSize(2 * n.x - 1), FftSize(2 * n.y - 1), FftSize(2 * n.z - 1));
+    const glm::ivec3 padded(GridFftSize(2 * n.x - 1, FftLine::kRealToComplex), GridFftSize(2 * n.y - 1, FftLine::kComplex),
+                            GridFftSize(2 * n.z - 1, FftLine::kComplex));
     m_grid = grid;
     if (!m_current.Matches(padded, grid.spacing, sigma2)) {
         // The current transform goes to the front of the cache; the one

@@ -70,7 +70,8 @@ struct PlanDeleter {
 };
 using Plan = std::unique_ptr<fftwf_plan_s, PlanDeleter>;
 
-/// Smallest even 2^a 3^b 5^c 7^d ≥ minimum (FFTW is fastest on these).
+/// Smallest even 2^a 3^b 5^c 7^d ≥ minimum (FFTW has codelets for these
+/// factors; among them its speed still varies several times: GridFftSize).
 inline int FftSize(int minimum) {
     for (int n = std::max(2, minimum + (minimum & 1));; n += 2) {
         int m = n;
@@ -80,6 +81,20 @@ inline int FftSize(int minimum) {
         if (m == 1) return n;
     }
 }
+
+/// The transform the grid solver runs along an axis: real-to-complex along
+/// x, complex along y and z.
+enum class FftLine { kRealToComplex, kComplex };
+
+/// Padded length of a grid-solver axis that needs at least `minimum` points
+/// (2n − 1 for n grid points: Hockney & Eastwood's free-space padding, which
+/// any longer length keeps exact). Of the even 7-smooth lengths from
+/// `minimum` to 2·minimum (≤ 800), the one with the least modelled cost
+/// n·(t(n) + pointwise), t from FFTW_ESTIMATE timings on this machine kind
+/// (grid_fft_size.cpp); FftSize(minimum) where no tabled length (16–800)
+/// lies in that range. A pure function of its arguments, so the same on
+/// every run and thread count.
+int GridFftSize(int minimum, FftLine line);
 
 // ---- FFT machinery ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@
 #include "sim/numerics/aabb.h"
 #include "sim/solvers/biot_savart.h"
 #include "sim/solvers/grid_solver.h"
+#include "sim/solvers/grid_solver_fft.h"
 #include "sim/solvers/velocity_solver.h"
 #include "sim/solvers/vorton_clusters.h"
 #include "sim/simulation.h"
@@ -260,6 +261,32 @@ TEST(GridSolver, ReusedSolverMatchesFreshOne) {
         }
     }
     EXPECT_EQ(SolveHash(reused, smallGrid, small), expected);
+}
+
+TEST(GridSolver, PaddedLengthsAreFftwLengthsWithinTwiceTheMinimum) {
+    // Any padded length ≥ 2n − 1 keeps the free-space convolution exact
+    // (Hockney & Eastwood); GridFftSize may pick a longer one where FFTW runs
+    // faster, but it must be a length FFTW has codelets for (even,
+    // 2^a 3^b 5^c 7^d), at least the minimum, at most twice it (memory), and
+    // the smallest such length where the table has nothing in that range.
+    for (const FftLine line : {FftLine::kRealToComplex, FftLine::kComplex}) {
+        for (int minimum = 1; minimum <= 1200; ++minimum) {
+            const int n = GridFftSize(minimum, line);
+            ASSERT_GE(n, minimum);
+            ASSERT_EQ(n % 2, 0) << minimum;
+            int m = n;
+            for (int p : {2, 3, 5, 7}) {
+                while (m % p == 0) m /= p;
+            }
+            ASSERT_EQ(m, 1) << n << " for " << minimum;
+            if (minimum >= 16 && minimum <= 400) {
+                ASSERT_LE(n, 2 * minimum);  // the table runs 16–800
+            }
+            if (minimum > 800) {
+                ASSERT_EQ(n, FftSize(minimum));
+            }
+        }
+    }
 }
 
 TEST(GridSolver, SingleVortonFarField) {
