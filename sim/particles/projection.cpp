@@ -91,9 +91,15 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
     spheres = near;
     const glm::ivec3 extent = hi - lo + 1;
     glm::ivec3 size;
-    for (int c = 0; c < 3; ++c) size[c] = FftSize(2 * extent[c] + 2);
+    // The lengths FFTW runs fastest (z, the contiguous axis, is the real one);
+    // the smallest ones if those would pass the cap.
+    const auto volume = [](glm::ivec3 s) { return std::size_t(s.x) * std::size_t(s.y) * std::size_t(s.z); };
+    for (int c = 0; c < 3; ++c) size[c] = GridFftSize(2 * extent[c] + 2, c == 2 ? FftLine::kRealToComplex : FftLine::kComplex);
+    if (volume(size) > kMaxProjectionPoints) {
+        for (int c = 0; c < 3; ++c) size[c] = FftSize(2 * extent[c] + 2);
+    }
     out.box = size;
-    const std::size_t points = std::size_t(size.x) * std::size_t(size.y) * std::size_t(size.z);
+    const std::size_t points = volume(size);
     if (points > kMaxProjectionPoints) {  // a flow spread too thin for one box: left as it is
         out.projected = 0;
         if (report) *report = out;
