@@ -446,12 +446,11 @@ TEST(BodySheetSettling, FallingBallSceneKeepsItsTerminalVelocityAndPathFor20s) {
     // with free-falling spheres at this density ratio and Re ≈ 500–700 (e.g.
     // Horowitz & Williamson 2010, J. Fluid Mech. 651) follow the drag curve
     // whether the path is straight or oblique. Measured with the scene's
-    // solenoidal_remesh: 0.76 of the curve in every second, sideways under
-    // 1 cm/s. Without it the wake's net vorticity drifts (Kelvin's sum is
+    // solenoidal_remesh (and remesh_every 10): 0.82 of the curve in every
+    // second, sideways under 1 cm/s. Without it the wake's net vorticity drifts (Kelvin's sum is
     // then put back as a rotation sheet at the ball each step), the path
-    // turns oblique from 10 s (0.17 m/s sideways by 20 s) and the ball slows
-    // to 0.65 of the curve on average over 12–20 s (0.60 at 20 s), so this
-    // test fails.
+    // turns oblique from 10 s (0.15 m/s sideways by 20 s) and the ball slows
+    // to 0.58 of the curve on average over 12–20 s, so this test fails.
     SceneSetup setup = test::LoadSetup("falling_ball");
     ASSERT_TRUE(setup.params.solenoidalRemesh);
     setup.params.tracerCount = 0;  // tracers never act on the flow
