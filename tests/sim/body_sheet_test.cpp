@@ -400,22 +400,20 @@ TEST(BodySheetSettling, ThrownBallSlowsAsTheDragLawSays) {
     }
 }
 
-/// Drops a ball of density rhoBody in clear water, lets it fall for
-/// `settle` steps, then checks its speed over the next second: within 30 % of
-/// the drag curve's terminal velocity and no longer wandering (within ±15 % of
-/// its mean, straight down).
-void ExpectTerminalVelocity(float rhoBody, int settle) {
-    Simulation sim(ClearWater(rhoBody, glm::vec3(0.0f, 0.0f, -9.81f), glm::vec3(0.0f), 6.0f));
+/// Lets a falling ball settle for `settle` steps, then samples its velocity
+/// `samples` times, `every` steps apart, and checks it against the drag
+/// curve's terminal velocity `terminal` (m/s): the mean within 30 %, no
+/// sample wandering more than ±15 % from it, and straight down (sideways
+/// under 15 % of it). `tag` names the measured values.
+void ExpectSettledFall(Simulation& sim, int settle, int samples, int every, double terminal, const std::string& tag) {
     ASSERT_TRUE(test::RunSteps(sim, settle).ok);
     std::vector<glm::vec3> v;
-    for (int i = 0; i < 10; ++i) {
-        ASSERT_TRUE(test::RunSteps(sim, 10).ok);
+    for (int i = 0; i < samples; ++i) {
+        ASSERT_TRUE(test::RunSteps(sim, every).ok);
         v.push_back(sim.Bodies()[0].velocity);
     }
-    double mean = 0.0;
+    double mean = 0.0, sideways = 0.0;
     for (const glm::vec3& x : v) mean += double(-x.z) / double(v.size());
-    const double terminal = TerminalVelocity(rhoBody);
-    const std::string tag = "_rho_" + std::to_string(int(rhoBody));
     test::Measured("terminal_velocity" + tag, mean);
     test::Measured("drag_curve_terminal_velocity" + tag, terminal);
     test::Measured("terminal_over_drag_curve" + tag, mean / terminal);
@@ -423,7 +421,17 @@ void ExpectTerminalVelocity(float rhoBody, int settle) {
     for (const glm::vec3& x : v) {
         EXPECT_NEAR(double(-x.z), mean, 0.15 * mean);
         EXPECT_LT(std::hypot(x.x, x.y), 0.15 * mean);
+        sideways = std::max(sideways, double(std::hypot(x.x, x.y)));
     }
+    test::Measured("most_sideways_speed" + tag, sideways);
+}
+
+/// Drops a ball of density rhoBody in clear water, lets it fall for
+/// `settle` steps, then checks its speed over the next second
+/// (ExpectSettledFall).
+void ExpectTerminalVelocity(float rhoBody, int settle) {
+    Simulation sim(ClearWater(rhoBody, glm::vec3(0.0f, 0.0f, -9.81f), glm::vec3(0.0f), 6.0f));
+    ExpectSettledFall(sim, settle, 10, 10, TerminalVelocity(rhoBody), "_rho_" + std::to_string(int(rhoBody)));
 }
 
 TEST(BodySheetSettling, FallingBallReachesTheDragCurvesTerminalVelocityAtRe680) {
@@ -447,35 +455,20 @@ TEST(BodySheetSettling, FallingBallSceneKeepsItsTerminalVelocityAndPathFor20s) {
     // Horowitz & Williamson 2010, J. Fluid Mech. 651) follow the drag curve
     // whether the path is straight or oblique. Measured with the scene's
     // solenoidal_remesh (and remesh_every 10): 0.82 of the curve in every
-    // second, sideways under 1 cm/s. Without it the wake's net vorticity drifts (Kelvin's sum is
-    // then put back as a rotation sheet at the ball each step), the path
-    // turns oblique from 10 s (0.15 m/s sideways by 20 s) and the ball slows
-    // to 0.58 of the curve on average over 12–20 s, so this test fails.
+    // second, sideways under 1 cm/s. Without it the wake's net vorticity
+    // drifts (Kelvin's sum is then put back as a rotation sheet at the ball
+    // each step), the path turns oblique from 10 s (0.15 m/s sideways by
+    // 20 s) and the ball slows to 0.58 of the curve on average over 12–20 s,
+    // so this test fails.
     SceneSetup setup = test::LoadSetup("falling_ball");
     ASSERT_TRUE(setup.params.solenoidalRemesh);
     setup.params.tracerCount = 0;  // tracers never act on the flow
     ASSERT_EQ(setup.params.dt, 0.02f);
-    Simulation sim(setup);
-    ASSERT_TRUE(test::RunSteps(sim, 600).ok);
-    std::vector<glm::vec3> v;
-    for (int i = 0; i < 8; ++i) {
-        ASSERT_TRUE(test::RunSteps(sim, 50).ok);
-        v.push_back(sim.Bodies()[0].velocity);
-    }
-    double mean = 0.0;
-    for (const glm::vec3& x : v) mean += double(-x.z) / double(v.size());
     const BodySpec& ball = setup.bodies[0];
     const double terminal = DragCurveTerminalSpeed(ball.density, setup.params.ambientDensity, ball.radius,
                                                    setup.params.viscosity, -setup.params.gravity.z);
-    test::Measured("falling_ball_terminal_over_drag_curve_12_to_20_s", mean / terminal);
-    EXPECT_NEAR(mean / terminal, 1.0, 0.3);
-    double sideways = 0.0;
-    for (const glm::vec3& x : v) {
-        EXPECT_NEAR(double(-x.z), mean, 0.15 * mean);
-        sideways = std::max(sideways, double(std::hypot(x.x, x.y)));
-    }
-    test::Measured("falling_ball_most_sideways_speed_12_to_20_s", sideways);
-    EXPECT_LT(sideways, 0.15 * mean);
+    Simulation sim(setup);
+    ExpectSettledFall(sim, 600, 8, 50, terminal, "_falling_ball_12_to_20_s");
 }
 
 /// Tracers of group 0 within `reach` of the ball, and above its top.
