@@ -2,12 +2,19 @@
 // files, for comparing ratios in one run on a shared, noisy machine.
 //
 //   vorton-bench [--case NAME]... [--threads T] [--frames N] [--warmup W]
-//                [--repeat R] [--set KEY=VALUE]... [--csv FILE] [--accuracy] [--list]
+//                [--repeat R] [--set KEY=VALUE]... [--csv FILE] [--accuracy]
+//                [--gpu-tracers] [--list]
 //
 // grid_pts is the points the grid solver solved on in the last step (Σ over
 // its solves; 0 for direct and tree), vortons and tracers the counts then.
+// --gpu-tracers also moves a copy of the tracers with the compute shader
+// (render/gpu_tracers.h) on each timed step's grids, through a headless EGL
+// context (Mesa's llvmpipe on a machine without a GPU), and reports its
+// median step (grid upload, dispatch, wait) and how far its tracers end from
+// the CPU's.
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -16,10 +23,13 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <glad/gl.h>
 #include <glm/geometric.hpp>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
+#include "app/platform/gl_context.h"
+#include "render/gpu_tracers.h"
 #include "scene/scene.h"
 #include "sim/simulation.h"
 
@@ -109,7 +119,7 @@ int main(int argc, char** argv) {
     int threads = 0, frames = 50, warmup = 10, repeat = 1;
     std::vector<std::string> sets;
     std::string csvPath;
-    bool accuracy = false, list = false;
+    bool accuracy = false, gpuTracers = false, list = false;
     std::string validCases;
     for (const BenchCase& c : kCases) validCases += std::string(validCases.empty() ? "" : ", ") + c.name;
     app.add_option("--case", caseNames,
@@ -124,6 +134,9 @@ int main(int argc, char** argv) {
                                   "(e.g. solver=grid)");
     app.add_option("--csv", csvPath, "append rows to FILE (header written if the file is new)");
     app.add_flag("--accuracy", accuracy, "also report the fast solver's RMS velocity error against direct summation");
+    app.add_flag("--gpu-tracers", gpuTracers,
+                 "also time the tracers' step on the GPU (OpenGL 4.3 compute, headless EGL) on each timed step's "
+                 "grids, and report how far its tracers end from the CPU's");
     app.add_flag("--list", list, "list the cases and exit");
     try {
         app.parse(argc, argv);
@@ -152,6 +165,23 @@ int main(int argc, char** argv) {
         }
     }
     threads = threads > 0 ? threads : tbb::info::default_concurrency();
+    std::unique_ptr<platform::GlContext> glContext;
+    std::unique_ptr<render::GpuTracers> gpu;
+    if (gpuTracers) {
+        auto context = platform::GlContext::CreateHeadless(16, 16);
+        if (!context) {
+            std::cerr << "vorton-bench: --gpu-tracers: " << context.error() << "\n";
+            return 3;
+        }
+        glContext = std::move(context.value());
+        auto created = render::GpuTracers::Create(VORTON_BENCH_SHADER_DIR);
+        if (!created) {
+            std::cerr << "vorton-bench: --gpu-tracers: " << created.error() << "\n";
+            return 3;
+        }
+        gpu = std::move(created.value());
+        std::printf("GPU tracers on %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    }
     tbb::task_arena arena(threads);
 
     std::ofstream csv;
@@ -165,14 +195,15 @@ int main(int argc, char** argv) {
         if (fresh) {
             csv << "case,threads,vortons,tracers,grid_points,frames,median_ms,p95_ms";
             for (int s = 0; s < kStageCount; ++s) csv << ",ms_" << StageName(Stage(s));
-            csv << (accuracy ? ",rms_error,grid_rms_error" : "") << "\n";
+            csv << (accuracy ? ",rms_error,grid_rms_error" : "") << (gpu ? ",gpu_tracers_ms,gpu_max_distance" : "")
+                << "\n";
         }
     }
 
     std::printf("%-20s %7s %8s %8s %9s %9s %9s", "case", "threads", "vortons", "tracers", "grid_pts", "median_ms",
                 "p95_ms");
     for (int s = 0; s < kStageCount; ++s) std::printf(" %9.9s", std::string(StageName(Stage(s))).c_str());
-    std::printf("%s\n", accuracy ? "  rms_error  grid_rms_error" : "");
+    std::printf("%s%s\n", accuracy ? "  rms_error  grid_rms_error" : "", gpu ? "  gpu_tracers  gpu_max_dist" : "");
     for (const BenchCase* c : selected) {
         std::vector<std::string> caseSets = {"vorton_count=" + std::to_string(c->vortons),
                                              "tracer_count=" + std::to_string(c->tracers)};
@@ -188,26 +219,56 @@ int main(int argc, char** argv) {
         std::vector<std::vector<double>> runStage(kStageCount);
         std::size_t vortons = 0, tracers = 0, gridPoints = 0;
         double error = 0.0, gridError = 0.0;
+        std::vector<double> runGpuMs;
+        float gpuDistance = 0.0f;
         for (int run = 0; run < repeat; ++run) {
             Simulation sim(scene.value().setup);
             const int untimed = warmup + int(std::lround(c->develop / double(sim.Params().dt)));
-            std::vector<double> stepMs;
+            std::vector<double> stepMs, gpuMs;
             std::vector<std::vector<double>> stageMs(kStageCount);
             bool ok = true;
-            arena.execute([&] {
-                for (int f = 0; f < untimed + frames && ok; ++f) {
+            // The GPU's copy starts from the CPU's tracers at the first timed step and then
+            // moves on its own, each step on the grids the CPU step used.
+            NestedGrid grid0;
+            std::vector<GridSampler::Float4> values0;
+            std::uint64_t version = 0;
+            for (int f = 0; f < untimed + frames && ok; ++f) {
+                const bool timed = f >= untimed;
+                if (gpu && timed) {
+                    grid0 = sim.VelocityGrid();
+                    values0.assign(sim.VelocityGridValues().begin(), sim.VelocityGridValues().end());
+                    if (f == untimed) gpu->SetPositions(sim.GetTracers().position);
+                }
+                arena.execute([&] {
                     const StepReport r = sim.Step();
                     if (!r.ok) {
                         std::cerr << "vorton-bench: " << c->name << ": " << r.message << "\n";
                         ok = false;
-                        return;
                     }
-                    if (f < untimed) continue;
-                    stepMs.push_back(sim.LastStepMs());
-                    for (int s = 0; s < kStageCount; ++s) stageMs[std::size_t(s)].push_back(sim.LastStageTimes()[std::size_t(s)]);
+                });
+                if (!ok || !timed) continue;
+                stepMs.push_back(sim.LastStepMs());
+                for (int s = 0; s < kStageCount; ++s) stageMs[std::size_t(s)].push_back(sim.LastStageTimes()[std::size_t(s)]);
+                if (gpu) {
+                    const auto begin = std::chrono::steady_clock::now();
+                    const std::uint64_t first = f == untimed ? ++version : version;
+                    gpu->Step(render::GpuTracerGrid{grid0, values0, first},
+                              render::GpuTracerGrid{sim.VelocityGrid(), sim.VelocityGridValues(), ++version},
+                              sim.Params().freeStream, sim.Params().dt);
+                    glFinish();
+                    gpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count());
                 }
-            });
+            }
             if (!ok) return 3;
+            if (gpu) {
+                runGpuMs.push_back(Percentile(gpuMs, 0.5));
+                std::vector<glm::vec3> positions;
+                gpu->ReadPositions(positions);
+                const std::vector<glm::vec3>& cpu = sim.GetTracers().position;
+                for (std::size_t i = 0; i < std::min(positions.size(), cpu.size()); ++i) {
+                    gpuDistance = std::max(gpuDistance, glm::length(positions[i] - cpu[i]));
+                }
+            }
             runMedian.push_back(Percentile(stepMs, 0.5));
             runP95.push_back(Percentile(stepMs, 0.95));
             for (int s = 0; s < kStageCount; ++s) runStage[std::size_t(s)].push_back(Percentile(stageMs[std::size_t(s)], 0.5));
@@ -228,6 +289,7 @@ int main(int argc, char** argv) {
         std::printf("%-20s %7d %8zu %8zu %9zu %9.3f %9.3f", c->name, threads, vortons, tracers, gridPoints, median, p95);
         for (int s = 0; s < kStageCount; ++s) std::printf(" %9.3f", Percentile(stageMs[std::size_t(s)], 0.5));
         if (accuracy) std::printf("  %9.5f  %9.5f", error, gridError);
+        if (gpu) std::printf("  %11.3f  %12.3g", Percentile(runGpuMs, 0.5), gpuDistance);
         std::printf("\n");
         std::fflush(stdout);
         if (csv.is_open()) {
@@ -235,6 +297,7 @@ int main(int argc, char** argv) {
                 << frames << ',' << median << ',' << p95;
             for (int s = 0; s < kStageCount; ++s) csv << ',' << Percentile(stageMs[std::size_t(s)], 0.5);
             if (accuracy) csv << ',' << error << ',' << gridError;
+            if (gpu) csv << ',' << Percentile(runGpuMs, 0.5) << ',' << gpuDistance;
             csv << "\n";
         }
     }

@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -82,6 +83,27 @@ Result<GLuint> Compile(GLenum stage, const std::filesystem::path& path) {
 
 }  // namespace
 
+namespace {
+
+// Links the compiled shaders into a program; they are deleted either way (the program keeps
+// what it needs). `what` names them in the error.
+Result<GLuint> Link(std::initializer_list<GLuint> shaders, const std::string& what) {
+    const GLuint program = glCreateProgram();
+    for (const GLuint shader : shaders) glAttachShader(program, shader);
+    glLinkProgram(program);
+    for (const GLuint shader : shaders) glDeleteShader(shader);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (ok != GL_TRUE) {
+        std::string message = "Linking shaders " + what + " failed:\n" + ProgramLog(program);
+        glDeleteProgram(program);
+        return Error{std::move(message)};
+    }
+    return program;
+}
+
+}  // namespace
+
 Result<ShaderProgram> ShaderProgram::Load(const std::filesystem::path& dir,
                                           const std::string& vertexFile,
                                           const std::string& fragmentFile) {
@@ -92,22 +114,17 @@ Result<ShaderProgram> ShaderProgram::Load(const std::filesystem::path& dir,
         glDeleteShader(vertex.value());
         return Error{fragment.error()};
     }
-    const GLuint program = glCreateProgram();
-    glAttachShader(program, vertex.value());
-    glAttachShader(program, fragment.value());
-    glLinkProgram(program);
-    // The program keeps what it needs; flagged shaders go away with it.
-    glDeleteShader(vertex.value());
-    glDeleteShader(fragment.value());
-    GLint ok = GL_FALSE;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (ok != GL_TRUE) {
-        std::string message = "Linking shaders " + (dir / vertexFile).string() + " + " +
-                              fragmentFile + " failed:\n" + ProgramLog(program);
-        glDeleteProgram(program);
-        return Error{std::move(message)};
-    }
-    return ShaderProgram(program);
+    auto program = Link({vertex.value(), fragment.value()}, (dir / vertexFile).string() + " + " + fragmentFile);
+    if (!program) return Error{program.error()};
+    return ShaderProgram(program.value());
+}
+
+Result<ShaderProgram> ShaderProgram::LoadCompute(const std::filesystem::path& dir, const std::string& computeFile) {
+    auto compute = Compile(GL_COMPUTE_SHADER, dir / computeFile);
+    if (!compute) return Error{compute.error()};
+    auto program = Link({compute.value()}, (dir / computeFile).string());
+    if (!program) return Error{program.error()};
+    return ShaderProgram(program.value());
 }
 
 ShaderProgram::ShaderProgram(ShaderProgram&& other) noexcept : m_id(std::exchange(other.m_id, 0)) {}

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// A linked GLSL program built from a vertex and a fragment shader file.
+/// A linked GLSL program built from a vertex and a fragment shader file, or from a compute shader.
 
 #include <filesystem>
 #include <string>
@@ -19,6 +19,9 @@ public:
     static Result<ShaderProgram> Load(const std::filesystem::path& dir,
                                       const std::string& vertexFile,
                                       const std::string& fragmentFile);
+    /// Reads, compiles and links the compute shader `dir/computeFile` (OpenGL 4.3; the same
+    /// `#include` and errors as Load).
+    static Result<ShaderProgram> LoadCompute(const std::filesystem::path& dir, const std::string& computeFile);
 
     ShaderProgram() = default;
     ShaderProgram(ShaderProgram&& other) noexcept;

@@ -152,6 +152,12 @@ public:
     const StepWork& LastStepWork() const { return m_work; }
     /// The tracers' nested velocity grid of the current state.
     const NestedGrid& VelocityGrid() const { return m_velocityGrid; }
+    /// Velocity on VelocityGrid() (m/s, without the free stream): (x, y, z, unused) per point,
+    /// VelocityGrid().PointCount() of them, level after level, each x-fastest. Only the
+    /// corners of the cells that hold a tracer are evaluated (the others hold stale values);
+    /// empty without tracers. What the next step's tracer predictor interpolates, for
+    /// advecting the same tracers elsewhere (render/gpu_tracers.h).
+    std::span<const GridSampler::Float4> VelocityGridValues() const { return m_gridPacked0; }
 
     /// Rigid spheres, in the order of Setup().bodies (Gourlay parts 4 and 9).
     std::span<const BodyState> Bodies() const { return m_bodies; }
