@@ -76,9 +76,9 @@ void GpuTracers::SetPositions(std::span<const glm::vec3> positions) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
-int GpuTracers::Slot(const GpuTracerGrid& grid, int fallback) {
+int GpuTracers::Slot(const TracerGridView& grid, int fallback) {
     for (int s = 0; s < 2; ++s) {
-        if (grid.version != 0 && m_valuesVersion[s] == grid.version) return s;
+        if (grid.serial != 0 && m_valuesSerial[s] == grid.serial) return s;
     }
     const std::size_t bytes = std::max<std::size_t>(grid.values.size_bytes(), 16);
     Reserve(m_values[fallback], bytes, m_valuesCapacity[fallback]);
@@ -86,7 +86,7 @@ int GpuTracers::Slot(const GpuTracerGrid& grid, int fallback) {
     if (!grid.values.empty()) {
         glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(grid.values.size_bytes()), grid.values.data());
     }
-    m_valuesVersion[fallback] = grid.version;
+    m_valuesSerial[fallback] = grid.serial;
     return fallback;
 }
 
@@ -110,13 +110,13 @@ void GpuTracers::SetGridUniforms(int index, const NestedGrid& grid) {
     glUniform1ui(glGetUniformLocation(id, UniformName("uStrideZ", index).c_str()), GLuint(sampler.StrideZ()));
 }
 
-void GpuTracers::Step(const GpuTracerGrid& grid0, const GpuTracerGrid& grid1, glm::vec3 freeStream, float dt,
+void GpuTracers::Step(const TracerGridView& grid0, const TracerGridView& grid1, glm::vec3 freeStream, float dt,
                       bool markCells) {
     const int slot0 = Slot(grid0, 0);
     // grid1 goes to the other buffer, so that grid0 (this step's) survives until it is read.
     int slot1 = 1 - slot0;
-    if (!(grid1.version != 0 && m_valuesVersion[slot1] == grid1.version)) {
-        m_valuesVersion[slot1] = 0;
+    if (!(grid1.serial != 0 && m_valuesSerial[slot1] == grid1.serial)) {
+        m_valuesSerial[slot1] = 0;
         slot1 = Slot(grid1, slot1);
     }
 

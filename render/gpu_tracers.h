@@ -22,19 +22,6 @@
 
 namespace vorton::render {
 
-/// One velocity grid as the GPU reads it: the nested grid's geometry and its
-/// values, m/s, (x, y, z, unused) per point, grid.PointCount() of them, level
-/// after level (Simulation::VelocityGrid and VelocityGridValues). The values
-/// are read only at the corners of the cells the tracers are in.
-struct GpuTracerGrid {
-    NestedGrid grid;
-    std::span<const GridSampler::Float4> values;
-    /// Names the values: non-zero and equal to a grid given to the previous
-    /// Step, they are on the GPU already and are not uploaded again (each
-    /// step's second grid is the next step's first). 0: upload.
-    std::uint64_t version = 0;
-};
-
 /// What one Step found, over its tracers.
 struct GpuTracerStats {
     Aabb box;                   ///< of the finite new positions, m
@@ -65,10 +52,13 @@ public:
     std::size_t Count() const { return m_count; }
 
     /// Moves every tracer by one Heun step of dt (s) from grid0 (the velocity at
-    /// t) to grid1 (at t + dt), plus the free stream (m/s). With markCells, also
-    /// records which cells of grid1 hold a tracer afterwards (OccupiedCells).
-    /// Asynchronous: returns once the work is queued.
-    void Step(const GpuTracerGrid& grid0, const GpuTracerGrid& grid1, glm::vec3 freeStream, float dt,
+    /// t) to grid1 (at t + dt), plus the free stream (m/s): a step's
+    /// Simulation::LastStepStartGrid and CurrentTracerGrid. A grid whose non-zero
+    /// serial the previous Step was given is on the GPU already and is not
+    /// uploaded again (each step's second grid is the next one's first). With
+    /// markCells, also records which cells of grid1 hold a tracer afterwards
+    /// (ReadOccupiedCells). Asynchronous: returns once the work is queued.
+    void Step(const TracerGridView& grid0, const TracerGridView& grid1, glm::vec3 freeStream, float dt,
               bool markCells = false);
 
     /// The positions (waits for the GPU). `out` is resized to Count().
@@ -87,14 +77,14 @@ public:
 private:
     GpuTracers() = default;
     /// Which of the two value buffers holds `grid` (uploading it to `fallback` if neither).
-    int Slot(const GpuTracerGrid& grid, int fallback);
+    int Slot(const TracerGridView& grid, int fallback);
     void SetGridUniforms(int index, const NestedGrid& grid);
 
     ShaderProgram m_program;
     unsigned m_positions = 0;
     unsigned m_values[2] = {0, 0};
     std::size_t m_valuesCapacity[2] = {0, 0};  // bytes
-    std::uint64_t m_valuesVersion[2] = {0, 0};
+    std::uint64_t m_valuesSerial[2] = {0, 0};
     unsigned m_stats = 0;
     unsigned m_cells = 0;
     std::size_t m_cellWords = 0;    // of the last Step with markCells (0: none)

@@ -155,9 +155,16 @@ public:
     /// Velocity on VelocityGrid() (m/s, without the free stream): (x, y, z, unused) per point,
     /// VelocityGrid().PointCount() of them, level after level, each x-fastest. Only the
     /// corners of the cells that hold a tracer are evaluated (the others hold stale values);
-    /// empty without tracers. What the next step's tracer predictor interpolates, for
-    /// advecting the same tracers elsewhere (render/gpu_tracers.h).
+    /// empty without tracers.
     std::span<const GridSampler::Float4> VelocityGridValues() const { return m_gridPacked0; }
+    /// The tracers' grids of the last step, for moving tracers elsewhere by the same Heun
+    /// step (render/gpu_tracers.h, docs/METHOD.md §5): the grid at the step's start (its
+    /// first stage) and the one at its end (VelocityGrid, VelocityGridValues: its second
+    /// stage, and the next step's first unless something invalidates the cache, as a new
+    /// serial then says). The start grid's values are valid until the next step; its serial
+    /// is 0 before the first step and after RestoreState.
+    TracerGridView LastStepStartGrid() const { return {m_startGrid, m_gridPacked1, m_startGridSerial}; }
+    TracerGridView CurrentTracerGrid() const { return {m_velocityGrid, m_gridPacked0, m_gridSerial}; }
 
     /// Rigid spheres, in the order of Setup().bodies (Gourlay parts 4 and 9).
     std::span<const BodyState> Bodies() const { return m_bodies; }
@@ -289,6 +296,20 @@ public:
     /// The same by direct summation (the reference).
     void DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
 
+    /// Tracers that live outside the simulation (render/gpu_tracers.h moves them on the GPU
+    /// with VelocityGrid and VelocityGridValues). From the next step on, the tracers' nested
+    /// grids also cover `box` (m: where those tracers were; ignored when empty) grown by how
+    /// far a tracer can move in stepsBehind + 1 steps (per step, dt times the grid's largest
+    /// speed plus the free stream's), and every point of them is evaluated, since which cells
+    /// the outside tracers are in is not known here. `stepsBehind` (≥ 0, clamped): how many
+    /// steps older the box is than the state the next step starts from (0: its positions).
+    /// Call again each time a newer box is known. The simulation's own tracers, if any, move
+    /// as before. Not part of the saved state.
+    void SetExternalTracers(const Aabb& box, int stepsBehind);
+    /// Back to the simulation's own tracers only.
+    void ClearExternalTracers() { m_externalTracers = false; }
+    bool HasExternalTracers() const { return m_externalTracers; }
+
     /// Whether the tracers' passes may use their AVX2 path where the CPU has
     /// it (on by default). Both paths give the same bits; for the test that
     /// checks so.
@@ -299,6 +320,7 @@ private:
     struct StepContext {
         float dt = 0.0f;
         std::size_t vortons = 0, tracers = 0;  ///< counts at the start of the step
+        bool tracerGrid = false;                ///< tracers here or outside: the tracers' grids are built
         Aabb vortonBox;                         ///< the vortons' box at the start (Bounds)
         bool nothingToMove = false;             ///< Bounds found no vorton, tracer or body: the step only advances t
     };
@@ -354,6 +376,10 @@ private:
     std::size_t WholeLevelPoints(const NestedGrid& grid) const;
     /// Marks in m_gridNeeded the corners of the cells holding `points` (cleared first).
     void MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points);
+    /// Where the outside tracers can be (SetExternalTracers) extraSteps steps after the state
+    /// the step started from: their box grown by (stepsBehind + extraSteps)·reach, reach (m)
+    /// the farthest a tracer moves in one step. Empty without outside tracers.
+    Aabb ExternalTracerBox(float reach, int extraSteps) const;
     /// Velocity (plus the bodies' fields) at the grid points whose `mask`
     /// byte is set, written into `packed` (resized to the grid), and, with
     /// `wholeLevels`, at every point of WholeLevelPoints(grid); the others
@@ -522,6 +548,14 @@ private:
     std::vector<GridSampler::Float4> m_gridPacked0, m_gridPacked1;  // tracer grid velocities, padded to four
     Aabb m_tracerBounds;              // of the tracers now (finite ones)
     bool m_tracerBoundsValid = false;
+    // The grids' serials (TracerGridView): of the current grid, of the last step's start grid.
+    std::uint64_t m_gridSerialCounter = 0, m_gridSerial = 0, m_startGridSerial = 0;
+    NestedGrid m_startGrid;
+    void NewGridSerial() { m_gridSerial = ++m_gridSerialCounter; }
+    // SetExternalTracers: the outside tracers' box and its age in steps.
+    bool m_externalTracers = false;
+    Aabb m_externalBox;
+    int m_externalStepsBehind = 0;
     std::vector<std::uint8_t> m_gridNeeded;   // grid points some tracer interpolates from
     std::vector<std::uint8_t> m_gridMissing;  // corners of final tracer cells the mask missed
     std::vector<std::uint8_t> m_gridCells;    // cells of the next grid holding a predicted tracer

@@ -293,6 +293,11 @@ Status Simulation::RestoreState(std::string_view bytes) {
     assert(again.error.empty() && again.at == bytes.size());
     m_densityGridValid = false;
     m_internals->profile.Build(m_setup.groups, m_seededSpacing);
+    // Other grid values under the same geometry: new serials. A saved cache only covers
+    // the saved tracers, not the outside ones.
+    NewGridSerial();
+    m_startGridSerial = 0;
+    if (m_externalTracers) m_cacheValid = false;
     return Ok{};
 }
 

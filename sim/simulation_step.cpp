@@ -51,6 +51,7 @@ StepReport Simulation::Step() {
     context.dt = m_setup.params.dt;
     context.vortons = m_vortons.Size();
     context.tracers = m_tracers.Size();
+    context.tracerGrid = context.tracers > 0 || m_externalTracers;
 
     for (const StageEntry& entry : kStages) {
         const std::int64_t begin = Now();
@@ -72,12 +73,15 @@ StepReport Simulation::Step() {
         // The velocity at t + dt is the next step's first stage.
         std::swap(m_velocity0, m_nextVelocity);
         std::swap(m_stretch0, m_nextStretch);
+        m_startGrid = m_velocityGrid;
+        m_startGridSerial = m_gridSerial;
         std::swap(m_gridPacked0, m_gridPacked1);
         m_velocityGrid = m_nextGrid;
+        NewGridSerial();
         m_cacheKey = CurrentCacheKey();
         m_cacheValid = true;
         m_work.vortons = m_vortons.Size();
-        m_work.tracerGridPoints = context.tracers > 0 ? m_velocityGrid.PointCount() : 0;
+        m_work.tracerGridPoints = context.tracerGrid ? m_velocityGrid.PointCount() : 0;
     }
     m_time += context.dt;
     ++m_steps;
@@ -100,6 +104,7 @@ std::string Simulation::StageBounds(StepContext& c) {
     ResolveActiveSolver(c.vortonBox);
     m_bounds = c.vortonBox;
     m_bounds.Grow(m_tracerBounds);
+    if (m_externalTracers) m_bounds.Grow(m_externalBox);
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {
         const glm::vec3 r(m_setup.bodies[b].radius);
         m_bounds.Grow(Aabb{m_bodies[b].position - r, m_bodies[b].position + r});
@@ -116,10 +121,21 @@ std::string Simulation::StageVelocity(StepContext& c) {
     if (!m_cacheValid || !(m_cacheKey == CurrentCacheKey())) {
         m_velocity0.resize(c.vortons);
         m_stretch0.resize(c.vortons);
+        NewGridSerial();
         m_velocityGrid = TracerGrid(c.vortonBox, m_tracerBounds);
         EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_velocity0, m_stretch0, SolverFor(false),
                         m_velocityGrid.base);
-        if (c.tracers > 0) {
+        if (m_externalTracers) {
+            // The outside tracers moved stepsBehind steps since their box; no faster than
+            // the fastest vorton here (the grid's own speeds are not known yet).
+            // (The base, the vortons' grid, stays the one they were evaluated on.)
+            const float reach = c.dt * (std::sqrt(ScanVectors(m_velocity0).maxNorm2) + glm::length(p.freeStream));
+            Aabb box = m_tracerBounds;
+            box.Grow(ExternalTracerBox(reach, 0));
+            m_velocityGrid = TracerGrid(c.vortonBox, box);
+            m_gridNeeded.assign(m_velocityGrid.PointCount(), 1);
+            EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridPacked0);
+        } else if (c.tracers > 0) {
             MarkNeeded(m_velocityGrid, m_tracers.position);
             EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridPacked0);
         }
@@ -293,8 +309,8 @@ std::string Simulation::StageVelocityNext(StepContext& c) {
     m_nextVelocity.resize(m_vortons.Size());
     m_nextStretch.resize(m_vortons.Size());
     EvaluateVortons(m_vortons.position, m_vortons.vorticity, m_nextVelocity, m_nextStretch, SolverFor(false),
-                    c.tracers > 0 ? m_nextGrid.base : FitVortonGrid(BoundsOf(m_vortons.position)));
-    if (c.tracers > 0) EvaluateGridPoints(m_nextGrid, m_gridNeeded, m_gridPacked1);
+                    c.tracerGrid ? m_nextGrid.base : FitVortonGrid(BoundsOf(m_vortons.position)));
+    if (c.tracerGrid) EvaluateGridPoints(m_nextGrid, m_gridNeeded, m_gridPacked1);
     return {};
 }
 

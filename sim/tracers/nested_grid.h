@@ -134,6 +134,17 @@ private:
     std::size_t m_corner[8];
 };
 
+/// A tracers' grid as a step used it: its geometry, its values (m/s, without
+/// the free stream; (x, y, z, unused) per point, grid.PointCount() of them,
+/// level after level, each x-fastest; evaluated at least at the corners of
+/// the cells the tracers are in), and a serial number that names the values:
+/// two views with the same non-zero serial hold the same values (0: unknown).
+struct TracerGridView {
+    NestedGrid grid;
+    std::span<const GridSampler::Float4> values;
+    std::uint64_t serial = 0;
+};
+
 /// Sets a mask byte that several threads mark to 1 (relaxed: every writer
 /// stores the same 1, so the mask does not depend on the order), writing only
 /// when it is not set yet: a cell that many tracers mark then stays a shared

@@ -45,6 +45,20 @@ std::size_t Simulation::WholeLevelPoints(const NestedGrid& grid) const {
     return SolvesOnItsGrid(m_activeSolver) && m_clusterCell == 0.0f ? grid.LevelPointCount() : 0;
 }
 
+void Simulation::SetExternalTracers(const Aabb& box, int stepsBehind) {
+    // The first time, the cached grid covers only the own tracers: build it anew.
+    if (!m_externalTracers) m_cacheValid = false;
+    m_externalTracers = true;
+    m_externalBox = box;
+    m_externalStepsBehind = std::clamp(stepsBehind, 0, 1 << 20);
+}
+
+Aabb Simulation::ExternalTracerBox(float reach, int extraSteps) const {
+    if (!m_externalTracers || m_externalBox.Empty()) return Aabb{};
+    const float grow = float(m_externalStepsBehind + extraSteps) * reach;
+    return Aabb{m_externalBox.min - glm::vec3(grow), m_externalBox.max + glm::vec3(grow)};
+}
+
 void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points) {
     // Only the corners of cells that hold a tracer are ever interpolated from;
     // much of every level is empty (two separated drops, a ring and its wake).
@@ -142,7 +156,7 @@ bool Simulation::TracersMoveAfterCorrector() const {
 void Simulation::PredictTracers(float dt) {
     const SimParams& p = m_setup.params;
     const std::size_t nt = m_tracers.Size();
-    if (nt == 0) return;
+    if (nt == 0 && !m_externalTracers) return;
     // Tracer predictor, one pass: Euler to t + dt with the velocity of the
     // cached grid (parked in tracers.velocity), marking the cells of the
     // predicted positions in the next grid. That grid must be fixed before the
@@ -163,8 +177,9 @@ void Simulation::PredictTracers(float dt) {
     const float reach = dt * (std::sqrt(maxGrid2) + glm::length(p.freeStream));
     Aabb grown = m_tracerBounds;
     if (!grown.Empty()) grown = Aabb{grown.min - glm::vec3(reach), grown.max + glm::vec3(reach)};
+    grown.Grow(ExternalTracerBox(reach, 1));
     m_nextGrid = TracerGrid(BoundsOf(m_vortons.position), grown);
-    {
+    if (nt > 0) {
         const NestedGridSampler sample0(m_velocityGrid), sample1(m_nextGrid);
         m_gridCells.assign(m_nextGrid.PointCount(), 0);
         const glm::vec3 freeStream = p.freeStream;
@@ -187,6 +202,8 @@ void Simulation::PredictTracers(float dt) {
         });
         ExpandCellMask(m_nextGrid, m_gridCells, m_gridNeeded, WholeLevelPoints(m_nextGrid));
     }
+    // Where the outside tracers are is not known: every point.
+    if (m_externalTracers) m_gridNeeded.assign(m_nextGrid.PointCount(), 1);
 }
 
 Simulation::TracerPass Simulation::CorrectTracers(float dt) {
