@@ -247,8 +247,12 @@ int main(int argc, char** argv) {
                 for (int s = 0; s < kStageCount; ++s) stageMs[std::size_t(s)].push_back(sim.LastStageTimes()[std::size_t(s)]);
                 if (gpu) {
                     const auto begin = std::chrono::steady_clock::now();
+                    std::vector<render::GpuTracerSphere> spheres;
+                    for (std::size_t b = 0; b < sim.Bodies().size(); ++b) {
+                        spheres.push_back({sim.Bodies()[b].position, sim.Setup().bodies[b].radius});
+                    }
                     gpu->Step(sim.LastStepStartGrid(), sim.CurrentTracerGrid(), sim.Params().freeStream,
-                              sim.Params().dt);
+                              sim.Params().dt, spheres);
                     const render::GpuTracerStats stats = gpu->ReadStats();  // waits for the GPU
                     sim.SetExternalTracers(stats.box, 0);
                     gpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count());

@@ -111,7 +111,7 @@ void GpuTracers::SetGridUniforms(int index, const NestedGrid& grid) {
 }
 
 void GpuTracers::Step(const TracerGridView& grid0, const TracerGridView& grid1, glm::vec3 freeStream, float dt,
-                      bool markCells) {
+                      std::span<const GpuTracerSphere> spheres, bool markCells) {
     const int slot0 = Slot(grid0, 0);
     // grid1 goes to the other buffer, so that grid0 (this step's) survives until it is read.
     int slot1 = 1 - slot0;
@@ -145,6 +145,16 @@ void GpuTracers::Step(const TracerGridView& grid0, const TracerGridView& grid1, 
     glUniform1f(glGetUniformLocation(id, "uDt"), dt);
     glUniform3f(glGetUniformLocation(id, "uFreeStream"), freeStream.x, freeStream.y, freeStream.z);
     glUniform1i(glGetUniformLocation(id, "uMarkCells"), markCells ? 1 : 0);
+    const std::size_t sphereCount = std::min(spheres.size(), kMaxSpheres);
+    std::vector<float> packedSpheres(4 * sphereCount);
+    for (std::size_t b = 0; b < sphereCount; ++b) {
+        packedSpheres[4 * b] = spheres[b].center.x;
+        packedSpheres[4 * b + 1] = spheres[b].center.y;
+        packedSpheres[4 * b + 2] = spheres[b].center.z;
+        packedSpheres[4 * b + 3] = spheres[b].radius;
+    }
+    glUniform1i(glGetUniformLocation(id, "uSphereCount"), GLint(sphereCount));
+    if (sphereCount > 0) glUniform4fv(glGetUniformLocation(id, "uSpheres"), GLsizei(sphereCount), packedSpheres.data());
     SetGridUniforms(0, grid0.grid);
     SetGridUniforms(1, grid1.grid);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, m_positions);

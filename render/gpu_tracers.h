@@ -22,6 +22,12 @@
 
 namespace vorton::render {
 
+/// A rigid sphere the tracers cannot enter (Simulation::CollideTracers).
+struct GpuTracerSphere {
+    glm::vec3 center{0.0f};  ///< m, where the body is at the step's end
+    float radius = 0.0f;     ///< m
+};
+
 /// What one Step found, over its tracers.
 struct GpuTracerStats {
     Aabb box;                   ///< of the finite new positions, m
@@ -51,15 +57,19 @@ public:
     void SetPositions(std::span<const glm::vec3> positions);
     std::size_t Count() const { return m_count; }
 
+    /// Most spheres a Step takes (the shader's uniform array).
+    static constexpr std::size_t kMaxSpheres = 64;
+
     /// Moves every tracer by one Heun step of dt (s) from grid0 (the velocity at
     /// t) to grid1 (at t + dt), plus the free stream (m/s): a step's
-    /// Simulation::LastStepStartGrid and CurrentTracerGrid. A grid whose non-zero
+    /// Simulation::LastStepStartGrid and CurrentTracerGrid. Then a tracer inside
+    /// one of `spheres` (the first kMaxSpheres) goes back onto its surface. A grid whose non-zero
     /// serial the previous Step was given is on the GPU already and is not
     /// uploaded again (each step's second grid is the next one's first). With
     /// markCells, also records which cells of grid1 hold a tracer afterwards
     /// (ReadOccupiedCells). Asynchronous: returns once the work is queued.
     void Step(const TracerGridView& grid0, const TracerGridView& grid1, glm::vec3 freeStream, float dt,
-              bool markCells = false);
+              std::span<const GpuTracerSphere> spheres = {}, bool markCells = false);
 
     /// The positions (waits for the GPU). `out` is resized to Count().
     void ReadPositions(std::vector<glm::vec3>& out) const;

@@ -4,7 +4,8 @@
 // CorrectTracers) on the same nested velocity grids,
 //   u0 = grid0(x) + U,  p = x + dt·u0,  u = ½((u0 + grid1(p)) + U),  x ← x + dt·u,
 // with the same operations in the same order as NestedGridSampler::Cell and
-// GridSampler::SampleCell. `precise` forbids fusing a multiply and an add, so
+// GridSampler::SampleCell; then, as Simulation::CollideTracers, a tracer
+// inside a rigid sphere goes back onto its surface (spheres in order). `precise` forbids fusing a multiply and an add, so
 // where the GPU rounds float arithmetic as IEEE 754 does, a tracer gets the
 // CPU's bits. The values are read from buffers, not filtered textures: most
 // GPUs' trilinear filtering keeps only 8 bits of the fractions.
@@ -31,6 +32,10 @@ uniform uint uPerInvocation;  // tracers per invocation
 uniform float uDt;
 uniform vec3 uFreeStream;
 uniform bool uMarkCells;
+// Rigid spheres at the step's end: centre (m) and radius (m) in w.
+const int kMaxSpheres = 64;
+uniform int uSphereCount;
+uniform vec4 uSpheres[kMaxSpheres];
 // The two nested grids' constants, as NestedGridSampler holds them.
 uniform vec3 uCenter[2];
 uniform vec3 uInverse[2];      // 1 / level-0 cell, 1/m
@@ -125,6 +130,19 @@ void main() {
         precise vec3 u = 0.5 * sum;
         precise vec3 step1 = uDt * u;
         precise vec3 xn = x + step1;
+        for (int b = 0; b < uSphereCount; ++b) {
+            vec3 c = uSpheres[b].xyz;
+            float radius = uSpheres[b].w;
+            precise vec3 d = xn - c;
+            precise float dist2 = (d.x * d.x + d.y * d.y) + d.z * d.z;
+            precise float radius2 = radius * radius;
+            if (dist2 >= radius2) continue;
+            float dist = sqrt(dist2);
+            vec3 n = dist > 0.0 ? d / dist : vec3(0.0, 0.0, 1.0);
+            precise float lift = radius * 1.0001;
+            precise vec3 onto = lift * n;
+            xn = c + onto;
+        }
         position[3u * i] = xn.x;
         position[3u * i + 1u] = xn.y;
         position[3u * i + 2u] = xn.z;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -43,6 +44,15 @@ protected:
     std::unique_ptr<GpuTracers> m_tracers;
 };
 
+// The simulation's rigid spheres where they are now.
+std::vector<render::GpuTracerSphere> Spheres(const Simulation& sim) {
+    std::vector<render::GpuTracerSphere> spheres;
+    for (std::size_t b = 0; b < sim.Bodies().size(); ++b) {
+        spheres.push_back({sim.Bodies()[b].position, sim.Setup().bodies[b].radius});
+    }
+    return spheres;
+}
+
 // The largest distance between matching positions, m.
 float MaxDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
     float worst = 0.0f;
@@ -74,7 +84,7 @@ TEST_F(GpuTracerTest, OneStepMovesTracersAsTheCpuPassesDo) {
             const std::vector<glm::vec3>& cpu = sim.GetTracers().position;
 
             m_tracers->SetPositions(before);
-            m_tracers->Step(sim.LastStepStartGrid(), sim.CurrentTracerGrid(), freeStream, setup.params.dt, true);
+            m_tracers->Step(sim.LastStepStartGrid(), sim.CurrentTracerGrid(), freeStream, setup.params.dt, {}, true);
             std::vector<glm::vec3> gpu;
             m_tracers->ReadPositions(gpu);
             ASSERT_EQ(gpu.size(), cpu.size());
@@ -164,20 +174,28 @@ TEST_F(GpuTracerTest, GridsAreReusedBySerial) {
 
 // Tracers that live on the GPU only (Simulation::SetExternalTracers): the simulation keeps
 // none, evaluates its tracers' grids at every point of the box the GPU reports after each
-// step, and the GPU moves the tracers on them. Over 100 steps (1 s) of a developing dye drop
-// they stay where the same simulation with its own tracers moves them: the grid values at the
-// tracers' cells are the same evaluations, so on llvmpipe the bits agree. Elsewhere the
-// round-off of one step (see above) may grow along the flow's stretching over the steps;
-// 10⁻⁵ m is 1/800 of the drop's vorton spacing. Run twice: with the dye in the vortons' grid
-// (level 0), and with a quarter of the tracers moved out to 1–4 times the drop's size, where
-// coarser levels hold them and the solver's far field fills those levels.
+// step, and the GPU moves the tracers on them. Over 100 steps they stay where the same
+// simulation with its own tracers moves them: the grid values at the tracers' cells are the
+// same evaluations, so on llvmpipe the bits agree. Elsewhere the round-off of one step (see
+// above) may grow along the flow's stretching over the steps; 10⁻⁵ m is 1/800 of the dye
+// drop's vorton spacing. Cases: the dye drop (1 s) with its dye in the vortons' grid (level
+// 0); the same with a quarter of the tracers moved out to 1–4 times the drop's size, where
+// coarser levels hold them and the solver's far field fills those levels; and two scenes whose
+// spheres push tracers back out (the ball sinking through the layers, the spinning ball).
+struct OutsideCase {
+    const char* scene;
+    bool far;
+};
+
 TEST_F(GpuTracerTest, TracersOnTheGpuOnlyFollowTheSimulationsOwn) {
-    for (const bool far : {false, true}) {
-        SceneSetup setup = test::LoadSetup("dye_drop");
-        setup.params.vortonCount = 2000;
+    for (const OutsideCase& c : {OutsideCase{"dye_drop", false}, OutsideCase{"dye_drop", true},
+                                 OutsideCase{"stratified_ball", false}, OutsideCase{"spinning_ball", false}}) {
+        const std::string name = std::string(c.scene) + (c.far ? "_far" : "");
+        SceneSetup setup = test::LoadSetup(c.scene);
+        setup.params.vortonCount = std::min(setup.params.vortonCount, 2000);
         setup.params.tracerCount = 40000;
         Simulation own(setup), outside(setup);
-        if (far) {
+        if (c.far) {
             const Aabb box = BoundsOf(own.GetVortons().position);
             const float size = glm::length(box.Extent());
             std::mt19937 random(5);
@@ -191,18 +209,19 @@ TEST_F(GpuTracerTest, TracersOnTheGpuOnlyFollowTheSimulationsOwn) {
             outside.MutableTracers().position = x;
         }
         const std::vector<glm::vec3> start = outside.GetTracers().position;
+        ASSERT_GT(start.size(), 0u) << name;
         m_tracers->SetPositions(start);
         outside.SetExternalTracers(BoundsOf(start), 0);
         outside.MutableTracers().Clear();
         std::size_t solverPoints = 0, ownSolverPoints = 0;
         int levels = 0;
         for (int step = 0; step < 100; ++step) {
-            ASSERT_TRUE(test::RunSteps(own, 1).ok);
-            ASSERT_TRUE(test::RunSteps(outside, 1).ok);
+            ASSERT_TRUE(test::RunSteps(own, 1).ok) << name;
+            ASSERT_TRUE(test::RunSteps(outside, 1).ok) << name;
             m_tracers->Step(outside.LastStepStartGrid(), outside.CurrentTracerGrid(), setup.params.freeStream,
-                            setup.params.dt);
+                            setup.params.dt, Spheres(outside));
             const render::GpuTracerStats stats = m_tracers->ReadStats();
-            ASSERT_EQ(stats.nonFinite, 0u);
+            ASSERT_EQ(stats.nonFinite, 0u) << name;
             outside.SetExternalTracers(stats.box, 0);
             solverPoints = std::max(solverPoints, outside.LastStepWork().solverPoints);
             ownSolverPoints = std::max(ownSolverPoints, own.LastStepWork().solverPoints);
@@ -210,26 +229,32 @@ TEST_F(GpuTracerTest, TracersOnTheGpuOnlyFollowTheSimulationsOwn) {
         }
         EXPECT_EQ(outside.GetTracers().Size(), 0u);
         // The far tracers are on coarser levels, which the solver filled.
-        if (far) {
+        if (c.far) {
             EXPECT_GE(levels, 2);
             EXPECT_GT(solverPoints, 0u);
         }
-        // The vortons never see the tracers.
-        EXPECT_EQ(test::HashVector(own.GetVortons().position), test::HashVector(outside.GetVortons().position));
+        // The vortons and bodies never see the tracers.
+        EXPECT_EQ(test::HashVector(own.GetVortons().position), test::HashVector(outside.GetVortons().position)) << name;
         std::vector<glm::vec3> gpu;
         m_tracers->ReadPositions(gpu);
         const std::vector<glm::vec3>& cpu = own.GetTracers().position;
         ASSERT_EQ(gpu.size(), cpu.size());
         const float worst = MaxDistance(gpu, cpu);
-        EXPECT_LT(worst, 1.0e-5f) << (far ? "far" : "near");
+        EXPECT_LT(worst, 1.0e-5f) << name;
         if (render::IsSoftwareRenderer()) {
-            EXPECT_TRUE(gpu == cpu) << (far ? "far" : "near");
+            EXPECT_TRUE(gpu == cpu) << name;
         }
-        EXPECT_GT(MaxDistance(gpu, start), 0.01f);  // they moved (the drop sinks about 0.1 m in 1 s)
-        RecordProperty(std::string("max_distance_m_") + (far ? "far" : "near"), std::to_string(worst));
-        RecordProperty(std::string("levels_") + (far ? "far" : "near"), std::to_string(levels));
-        RecordProperty(std::string("solver_points_") + (far ? "far" : "near"), std::to_string(solverPoints));
-        RecordProperty(std::string("own_solver_points_") + (far ? "far" : "near"), std::to_string(ownSolverPoints));
+        EXPECT_GT(MaxDistance(gpu, start), 0.01f) << name;  // they moved
+        // Every sphere keeps the tracers out (to round-off of its radius).
+        std::size_t inside = 0;
+        for (const render::GpuTracerSphere& sphere : Spheres(outside)) {
+            for (const glm::vec3& x : gpu) inside += glm::length(x - sphere.center) < sphere.radius * 0.9999f;
+        }
+        EXPECT_EQ(inside, 0u) << name;
+        RecordProperty("max_distance_m_" + name, std::to_string(worst));
+        RecordProperty("levels_" + name, std::to_string(levels));
+        RecordProperty("solver_points_" + name, std::to_string(solverPoints));
+        RecordProperty("own_solver_points_" + name, std::to_string(ownSolverPoints));
     }
 }
 
