@@ -15,6 +15,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <tbb/info.h>
 
+#include "app/gpu_tracer_commands.h"
 #include "app/panel.h"
 #include "app/ui/files.h"
 #include "render/gl_loader.h"
@@ -86,6 +87,14 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     app->m_renderer = std::move(renderer.value());
     // Headless frames wait for the GPU anyway (ReadPixels): time its passes too.
     app->m_renderer->SetProfiling(options.headless);
+    if (options.gpuTracers) {
+        auto gpu = render::GpuTracers::Create(DataDirectory() / "shaders");
+        if (gpu) {
+            app->m_gpuTracers = std::move(gpu.value());
+        } else {
+            app->SetStatus(gpu.error() + "; the CPU moves the tracers", true);
+        }
+    }
     // A window on a software renderer (Mesa's llvmpipe, no GPU) marches the dye at half
     // resolution, about 3x faster; headless frames (stills, videos) keep the scene's choice.
     if (!options.headless && render::IsSoftwareRenderer() && !app->m_view.display.halfResolution) {
@@ -207,11 +216,18 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.threads = m_threads;
     request.showVortons = m_view.showVortons;
     request.tracerSpeeds = ColourField(m_view.display.colour) == ColourField::Speed;
+    // Speed colours need the tracers' velocities, which only the CPU keeps.
+    if (m_front.tracersOnGpu && !WantGpuTracers()) ReturnGpuTracers();
+    request.gpuTracers = WantGpuTracers();
+    request.gpuTracerBox = m_gpuBox;
+    request.gpuTracerBoxStep = m_gpuBoxStep;
+    request.gpuKept = &m_gpuKept;
     request.run = canStep && !m_paused;
     request.singleStep = canStep && m_stepRequested;
     request.lockStep = lockStep;
     const std::uint64_t stepsBefore = m_front.stepsCompleted;
     const bool fresh = m_worker->Sync(request, m_front, m_workerErrors);
+    ApplyGpuCommands();
     m_newScene.reset();
     m_setupEdited = false;
     m_resetRequested = false;
@@ -249,6 +265,62 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= m_front.bodies.size()) m_selectedBody = 0;
     if (m_grabbedBody >= 0 && std::size_t(m_grabbedBody) >= m_front.bodies.size()) ReleaseGrab();
     return m_front.stepsCompleted != stepsBefore;
+}
+
+bool DemoApp::WantGpuTracers() const {
+    return m_gpuTracers && ColourField(m_view.display.colour) != ColourField::Speed;
+}
+
+void DemoApp::ApplyGpuCommands() {
+    std::vector<GpuTracerCommand>& commands = m_front.gpuCommands;
+    if (!m_gpuTracers) {
+        commands.clear();
+        return;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    bool stepped = false;
+    for (const GpuTracerCommand& command : commands) {
+        if (ApplyGpuTracerCommand(*m_gpuTracers, command)) {
+            stepped = true;
+            m_gpuBoxStep = command.step;
+            ++m_gpuSteps;
+        }
+        KeepGpuTracers(command);
+    }
+    const bool any = !commands.empty();
+    commands.clear();
+    if (stepped) {
+        const render::GpuTracerStats stats = m_gpuTracers->ReadStats();
+        m_gpuBox = stats.box;
+        if (stats.nonFinite > 0) SetStatus(std::to_string(stats.nonFinite) + " GPU tracers left the finite numbers", true);
+    }
+    if (m_front.tracersOnGpu && (any || m_front.tracerPositions.size() != m_gpuTracers->Count())) {
+        // The dye volume, the camera and the panel read them on the CPU.
+        m_gpuTracers->ReadPositions(m_front.tracerPositions);
+    }
+    if (stepped) m_gpuMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void DemoApp::KeepGpuTracers(const GpuTracerCommand& command) {
+    if (!command.keep) return;
+    KeptGpuTracers kept{command.step, {}};
+    m_gpuTracers->ReadPositions(kept.positions);
+    m_gpuKept.push_back(std::move(kept));
+}
+
+void DemoApp::ReturnGpuTracers() {
+    if (!m_gpuTracers) return;
+    const Status s = m_worker->ReturnGpuTracers([&](std::vector<GpuTracerCommand>& rest) {
+        for (const GpuTracerCommand& command : rest) {
+            ApplyGpuTracerCommand(*m_gpuTracers, command);
+            KeepGpuTracers(command);
+        }
+        std::vector<glm::vec3> positions;
+        m_gpuTracers->ReadPositions(positions);
+        return positions;
+    });
+    if (!s) SetStatus("GPU tracers: " + s.error(), true);
+    m_gpuBoxStep = -1;
 }
 
 const SceneSetup& DemoApp::DrawnSetup() const {
@@ -420,6 +492,16 @@ int DemoApp::Run() {
                   << syncMsTotal / double(frameCount) << " ms, drawing " << drawMsTotal / double(frameCount)
                   << " ms)\n";
         if (headless) std::cerr << "vorton: " << m_renderStats.Summary() << "\n";
+    }
+    if (m_gpuTracers) {
+        if (m_gpuSteps > 0) {
+            std::cerr << "vorton: tracers moved on the GPU (" << reinterpret_cast<const char*>(glGetString(GL_RENDERER))
+                      << "): " << m_gpuSteps << " steps, mean " << m_gpuMs / double(m_gpuSteps)
+                      << " ms per step with the read-back\n";
+        } else {
+            std::cerr << "vorton: --gpu-tracers: the CPU moved the tracers (the scene emits or releases dye, "
+                         "an output or the colours need them there)\n";
+        }
     }
     const int signal = StopSignal();
     if (signal != 0) std::cerr << "vorton: stopped by signal " << signal << " at step " << m_front.stepCount << "\n";

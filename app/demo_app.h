@@ -30,6 +30,7 @@
 #include "app/render_stats.h"
 #include "app/sim_worker.h"
 #include "app/ui/paint.h"
+#include "render/gpu_tracers.h"
 #include "render/renderer.h"
 #include "sim/simulation.h"
 
@@ -220,6 +221,16 @@ private:
     void SetStatus(std::string message, bool error);
     /// After the UI is drawn: records a settled panel edit as an undo step.
     void TrackEdits();
+    /// Tracers on the GPU (--gpu-tracers): the worker's commands since the last Sync, applied
+    /// in order; then their positions read back into the snapshot for the dye volume, the
+    /// camera and the panel, and their bounds kept for the next request.
+    void ApplyGpuCommands();
+    /// Hands the GPU's tracers back to the simulation (speed colours, a snapshot to save).
+    void ReturnGpuTracers();
+    /// After a command the worker kept the state of: the positions, for the next request.
+    void KeepGpuTracers(const GpuTracerCommand& command);
+    /// Whether the next request asks for the tracers on the GPU.
+    bool WantGpuTracers() const;
     /// The toolbar, panel, hint, docks and overlays of a UI frame, as the view asks.
     void DrawInterface();
     /// Ctrl+Z, Ctrl+Y (and Ctrl+Shift+Z) from the keyboard.
@@ -245,6 +256,12 @@ private:
 
     std::unique_ptr<platform::GlContext> m_context;
     std::unique_ptr<render::Renderer> m_renderer;
+    std::unique_ptr<render::GpuTracers> m_gpuTracers;  ///< with --gpu-tracers on an OpenGL 4.3 context
+    Aabb m_gpuBox;                 ///< the GPU tracers' bounds after step m_gpuBoxStep, m
+    std::int64_t m_gpuBoxStep = -1;
+    std::vector<KeptGpuTracers> m_gpuKept;  ///< positions after kept steps, for the next request
+    std::int64_t m_gpuSteps = 0;  ///< steps the GPU moved the tracers
+    double m_gpuMs = 0.0;         ///< their wall time with the read-backs, ms
     std::unique_ptr<platform::ImGuiLayer> m_imgui;
     platform::OrbitCamera m_camera;
     bool m_fitPending = false;  ///< FitCamera() once the snapshot shows the scene's state

@@ -91,6 +91,8 @@ void DemoApp::SaveScene(const std::string& file, bool currentState) {
 }
 
 void DemoApp::SaveSnapshot(const std::string& file) {
+    // The snapshot holds the tracers: back from the GPU first (they go there again next step).
+    if (m_front.tracersOnGpu) ReturnGpuTracers();
     if (Status s = m_worker->WriteSnapshot(file, SceneAsEdited()); !s) {
         SetStatus("save snapshot: " + s.error(), true);
         return;

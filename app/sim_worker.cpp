@@ -22,8 +22,9 @@ float StepHistory::Latest() const {
 }
 
 bool SimWorker::Pending::Any() const {
+    // (The GPU tracers' box rides along with whatever round comes next.)
     return newScene || setup || reset || !grabs.empty() || threads || showVortons || tracerSpeeds || newSim ||
-           !paints.empty() || rewindTo;
+           !paints.empty() || rewindTo || gpuTracers || !gpuKept.empty();
 }
 
 SimWorker::SimWorker(std::unique_ptr<Simulation> sim, int threads, RunOutputs outputs,
@@ -92,6 +93,15 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
         m_pending.showVortons = m_postedVortons = request.showVortons;
     if (request.tracerSpeeds != m_postedSpeeds)
         m_pending.tracerSpeeds = m_postedSpeeds = request.tracerSpeeds;
+    if (request.gpuTracers != m_postedGpu) m_pending.gpuTracers = m_postedGpu = request.gpuTracers;
+    if (request.gpuKept) {
+        for (KeptGpuTracers& kept : *request.gpuKept) m_pending.gpuKept.push_back(std::move(kept));
+        request.gpuKept->clear();
+    }
+    if (request.gpuTracerBoxStep >= 0) {
+        m_pending.gpuTracerBox = request.gpuTracerBox;
+        m_pending.gpuTracerBoxStep = request.gpuTracerBoxStep;
+    }
 
     const bool step = request.run || request.singleStep;
     if (request.lockStep) {
@@ -120,10 +130,20 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
     errors.insert(errors.end(), std::make_move_iterator(m_errors.begin()),
                   std::make_move_iterator(m_errors.end()));
     m_errors.clear();
-    if (!m_readyIsNew) return false;
-    std::swap(front, m_ready);
-    m_readyIsNew = false;
-    return true;
+    // After the swap, so that the commands stay with the caller's snapshot.
+    bool fresh = false;
+    if (m_readyIsNew) {
+        std::vector<GpuTracerCommand> untaken = std::move(front.gpuCommands);
+        std::swap(front, m_ready);
+        m_ready.gpuCommands.clear();
+        front.gpuCommands = std::move(untaken);
+        m_readyIsNew = false;
+        fresh = true;
+    }
+    front.gpuCommands.insert(front.gpuCommands.end(), std::make_move_iterator(m_gpuQueue.begin()),
+                             std::make_move_iterator(m_gpuQueue.end()));
+    m_gpuQueue.clear();
+    return fresh;
 }
 
 Status SimWorker::WriteSnapshot(const std::filesystem::path& file, const Scene& scene) {
@@ -142,6 +162,95 @@ void SimWorker::ReplaceSimulation(std::unique_ptr<Simulation> sim, std::uint64_t
     m_pending.newSim = std::move(sim);
     m_pending.sceneId = sceneId;
     m_wakeWorker.notify_one();
+}
+
+Status SimWorker::ReturnGpuTracers(
+    const std::function<std::vector<glm::vec3>(std::vector<GpuTracerCommand>&)>& finish) {
+    std::unique_lock lock(m_mutex);
+    // Holding the mutex, the worker cannot start a round: only its current one can be running.
+    m_wakeUi.wait(lock, [&] { return !m_busy; });
+    if (!m_gpuMode) return Ok{};
+    std::vector<GpuTracerCommand> rest = std::move(m_gpuQueue);
+    m_gpuQueue.clear();
+    std::vector<glm::vec3> positions = finish(rest);
+    m_gpuMode = false;
+    m_gpuWanted = false;
+    m_postedGpu = false;
+    m_pending.gpuTracers.reset();
+    m_sim->ClearExternalTracers();
+    Tracers& tracers = m_sim->MutableTracers();
+    Status status = Ok{};
+    if (positions.size() == m_gpuGroups.size()) {
+        tracers.position = std::move(positions);
+        tracers.group = std::move(m_gpuGroups);
+        tracers.velocity.assign(tracers.position.size(), glm::vec3(0.0f));
+    } else {
+        status = Error{"the GPU returned " + std::to_string(positions.size()) + " tracers, " +
+                       std::to_string(m_gpuGroups.size()) + " expected; the dye is lost"};
+        tracers.Clear();
+    }
+    m_gpuGroups.clear();
+    m_lastGridValues.reset();
+    // Published at once: the next snapshot has the tracers back.
+    Fill(m_back);
+    std::swap(m_back, m_ready);
+    m_readyIsNew = true;
+    m_publishedSteps = m_ready.stepsCompleted;
+    return status;
+}
+
+bool SimWorker::GpuTracersAllowed() const {
+    if (m_outputs.Any() || m_tracerSpeeds) return false;
+    for (const DensityGroup& g : m_sim->Setup().groups) {
+        if (g.emit || g.releaseBeyond > 0.0f) return false;  // the CPU moves those tracers about
+    }
+    return true;
+}
+
+void SimWorker::HandTracersToGpu(bool replace) {
+    Tracers& tracers = m_sim->MutableTracers();
+    GpuTracerCommand command;
+    command.kind = replace ? GpuTracerCommand::Kind::Replace : GpuTracerCommand::Kind::Append;
+    command.step = m_sim->StepCount();
+    Aabb box = BoundsOf(tracers.position);
+    if (replace) {
+        m_gpuGroups = tracers.group;
+    } else {
+        m_gpuGroups.insert(m_gpuGroups.end(), tracers.group.begin(), tracers.group.end());
+        box.Grow(m_gpuBox);
+    }
+    m_gpuBox = box;
+    command.positions = std::move(tracers.position);
+    tracers.Clear();
+    m_sim->SetExternalTracers(m_gpuBox, 0);
+    m_gpuOut.push_back(std::move(command));
+}
+
+void SimWorker::QueueGpuStep() {
+    const TracerGridView start = m_sim->LastStepStartGrid(), end = m_sim->CurrentTracerGrid();
+    GpuTracerCommand command;
+    command.kind = GpuTracerCommand::Kind::Step;
+    command.step = m_sim->StepCount();
+    command.grid0 = start.grid;
+    command.serial0 = start.serial;
+    // Each step's end grid is usually the next one's start: copied once, shared.
+    if (start.serial != 0 && start.serial == m_lastGridSerial && m_lastGridValues) {
+        command.values0 = m_lastGridValues;
+    } else {
+        command.values0 = std::make_shared<const std::vector<GridSampler::Float4>>(start.values.begin(), start.values.end());
+    }
+    command.grid1 = end.grid;
+    command.serial1 = end.serial;
+    command.values1 = std::make_shared<const std::vector<GridSampler::Float4>>(end.values.begin(), end.values.end());
+    m_lastGridSerial = end.serial;
+    m_lastGridValues = command.values1;
+    command.freeStream = m_sim->Params().freeStream;
+    command.dt = m_sim->Params().dt;
+    const auto bodies = m_sim->Bodies();
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+        command.spheres.emplace_back(bodies[b].position, m_sim->Setup().bodies[b].radius);
+    }
+    m_gpuOut.push_back(std::move(command));
 }
 
 void SimWorker::Loop() {
@@ -189,6 +298,9 @@ void SimWorker::Loop() {
             m_readyIsNew = true;
             m_publishedSteps = m_ready.stepsCompleted;
         }
+        m_gpuQueue.insert(m_gpuQueue.end(), std::make_move_iterator(m_gpuOut.begin()),
+                          std::make_move_iterator(m_gpuOut.end()));
+        m_gpuOut.clear();
         m_errors.insert(m_errors.end(), std::make_move_iterator(m_newErrors.begin()),
                         std::make_move_iterator(m_newErrors.end()));
         m_newErrors.clear();
@@ -199,6 +311,8 @@ void SimWorker::Loop() {
 
 bool SimWorker::Apply(Pending& work) {
     bool changed = false;
+    for (KeptGpuTracers& kept : work.gpuKept) m_rewind.AttachGpuTracers(kept.step, std::move(kept.positions));
+    bool reseeded = work.newScene || work.newSim || work.reset;  // the tracers seeded anew
     if (work.newScene) {
         // Seeding uses the arena like a step does.
         m_arena->execute([&] { m_sim = std::make_unique<Simulation>(std::move(*work.newScene)); });
@@ -216,7 +330,16 @@ bool SimWorker::Apply(Pending& work) {
         if (const RewindRing::Entry* entry = m_rewind.AtOrBefore(*work.rewindTo)) {
             Status s = Ok{};
             m_arena->execute([&] { s = m_sim->RestoreState(entry->state); });
+            if (s && !entry->gpuPositions.empty()) {
+                // Kept while the tracers lived on the GPU: the state has none.
+                m_sim->ClearExternalTracers();
+                Tracers& tracers = m_sim->MutableTracers();
+                tracers.position = entry->gpuPositions;
+                tracers.group = entry->gpuGroups;
+                tracers.velocity.assign(tracers.position.size(), glm::vec3(0.0f));
+            }
             if (s) {
+                reseeded = true;
                 m_rewind.TruncateAfter(entry->step);
                 m_blowUp.clear();
                 m_flow.Clear();
@@ -265,6 +388,25 @@ bool SimWorker::Apply(Pending& work) {
         NewGeneration();
         changed = true;
     }
+    if (work.gpuTracers) m_gpuWanted = *work.gpuTracers;
+    if (m_gpuMode && reseeded) {
+        // The simulation has its tracers again (a new one does not know the old GPU ones).
+        m_sim->ClearExternalTracers();
+        m_gpuMode = false;
+        m_gpuGroups.clear();
+        m_lastGridValues.reset();
+        changed = true;
+    }
+    if (m_gpuMode && m_sim->GetTracers().Size() > 0) HandTracersToGpu(false);  // painted dye
+    if (!m_gpuMode && m_gpuWanted && GpuTracersAllowed()) {
+        HandTracersToGpu(true);
+        m_gpuMode = true;
+        changed = true;
+    }
+    if (m_gpuMode && work.gpuTracerBoxStep >= 0) {
+        m_gpuBox = work.gpuTracerBox;
+        m_sim->SetExternalTracers(m_gpuBox, int(std::max<std::int64_t>(0, m_sim->StepCount() - work.gpuTracerBoxStep)));
+    }
     return changed;
 }
 
@@ -280,11 +422,14 @@ void SimWorker::Step() {
         return;
     }
     ++m_stepsCompleted;
+    if (m_gpuMode) QueueGpuStep();
     m_totalStepMs += m_sim->LastStepMs();
     m_stepMsHistory.Push(float(m_sim->LastStepMs()));
     RecordBodyHistories();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
-    m_flow.Push(MeasureFlow(*m_sim, wall));
+    FlowSample sample = MeasureFlow(*m_sim, wall);
+    if (m_gpuMode) sample.tracers = m_gpuGroups.size();
+    m_flow.Push(sample);
     KeepRewindState();
     if (!m_outputsStopped) {
         if (Status s = m_outputs.AfterStep(*m_sim); !s) {
@@ -308,10 +453,23 @@ void SimWorker::NewGeneration() {
 void SimWorker::KeepRewindState() {
     m_rewind.Configure(kRewindBudgetBytes, kRewindSeconds, double(m_sim->Params().dt));
     if (!m_rewind.Due(m_sim->StepCount(), m_stateBytes)) return;
-    RewindRing::Entry entry{m_sim->StepCount(), m_sim->Time(), {}};
-    entry.state.reserve(m_stateBytes);
+    RewindRing::Entry entry;
+    entry.step = m_sim->StepCount();
+    entry.time = m_sim->Time();
     if (!m_sim->AppendState(entry.state)) return;
-    m_stateBytes = entry.state.size();
+    // Tracers on the GPU: their positions after this step come back with a later request,
+    // asked for by the step's command (QueueGpuStep ran just before).
+    const bool gpu = m_gpuMode && m_sim->GetTracers().Size() == 0;
+    if (gpu) {
+        if (m_gpuOut.empty() || m_gpuOut.back().kind != GpuTracerCommand::Kind::Step ||
+            m_gpuOut.back().step != m_sim->StepCount()) {
+            return;  // (a state right after a hand-over: the next step's is kept instead)
+        }
+        m_gpuOut.back().keep = true;
+        entry.gpuGroups = m_gpuGroups;
+        entry.awaitingGpu = true;
+    }
+    m_stateBytes = entry.state.size() + (gpu ? m_gpuGroups.size() * (sizeof(glm::vec3) + sizeof(std::uint16_t)) : 0);
     m_rewind.Push(std::move(entry));
 }
 
@@ -337,18 +495,19 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.stageMs = sim.LastStageTimes();
     s.vortonCount = sim.GetVortons().Size();
 
-    // The one copy of the tracer positions on their way to the GPU.
+    // The one copy of the tracer positions on their way to the GPU (none when they live there).
     const Tracers& tracers = sim.GetTracers();
     s.tracerPositions.assign(tracers.position.begin(), tracers.position.end());
+    s.tracersOnGpu = m_gpuMode;
     glm::dvec3 sum(0.0);
     for (const glm::vec3& x : s.tracerPositions) sum += glm::dvec3(x);
     s.tracerCentroid = s.tracerPositions.empty()
-                           ? glm::vec3(0.0f)
+                           ? (m_gpuMode && !m_gpuBox.Empty() ? m_gpuBox.Center() : glm::vec3(0.0f))
                            : glm::vec3(sum / double(s.tracerPositions.size()));
     // Groups rarely change: the renderer re-uploads them only for a new version.
-    if (!std::equal(s.tracerGroups.begin(), s.tracerGroups.end(), tracers.group.begin(),
-                    tracers.group.end())) {
-        s.tracerGroups.assign(tracers.group.begin(), tracers.group.end());
+    const std::vector<std::uint16_t>& groups = m_gpuMode ? m_gpuGroups : tracers.group;
+    if (!std::equal(s.tracerGroups.begin(), s.tracerGroups.end(), groups.begin(), groups.end())) {
+        s.tracerGroups.assign(groups.begin(), groups.end());
         s.tracerGroupsVersion = ++m_groupsVersion;
     }
 
@@ -385,6 +544,7 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.ringLaw = RingLawFor(sim.Setup());
     s.terminalLaw = TerminalLawFor(sim.Setup());
     s.rewindTimes = m_rewind.Times();
+
     s.rewindBytes = m_rewind.Bytes();
     s.rewindBudget = m_rewind.Budget();
 }

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -54,6 +55,36 @@ struct BodyHistory {
     StepHistory speed;   ///< |velocity|, m/s
 };
 
+/// One thing the frame loop's GPU tracers (render/gpu_tracers.h) must do, in the order given,
+/// while the tracers live on the GPU (SimSnapshot::tracersOnGpu).
+struct GpuTracerCommand {
+    enum class Kind : std::uint8_t {
+        Replace,  ///< the tracers are `positions` from now on (seeding, reset, a new scene)
+        Append,   ///< `positions` join the tracers (painted dye)
+        Step,     ///< one Heun step of the simulation's step that ended at `step`
+    };
+    Kind kind = Kind::Step;
+    std::int64_t step = 0;             ///< the simulation's StepCount() once this is done
+    std::vector<glm::vec3> positions;  ///< Replace, Append: m
+    /// Step: the grids the step started and ended on (Simulation::LastStepStartGrid and
+    /// CurrentTracerGrid), their values shared with the commands before and after.
+    NestedGrid grid0, grid1;
+    std::uint64_t serial0 = 0, serial1 = 0;
+    std::shared_ptr<const std::vector<GridSampler::Float4>> values0, values1;
+    glm::vec3 freeStream{0.0f};  ///< m/s
+    float dt = 0.0f;             ///< s
+    std::vector<glm::vec4> spheres;  ///< the bodies at the step's end: centre (m), radius (m) in w
+    /// Step: the worker kept this step's state for rewinding; it wants the positions after
+    /// it back (FrameRequest::gpuKept).
+    bool keep = false;
+};
+
+/// The GPU tracers' positions after a step whose state the worker kept (GpuTracerCommand::keep).
+struct KeptGpuTracers {
+    std::int64_t step = 0;
+    std::vector<glm::vec3> positions;  ///< m
+};
+
 /// What the renderer and the panel read about the simulation, copied by the worker at a
 /// step boundary (after a step, a reset or a scene change).
 struct SimSnapshot {
@@ -67,7 +98,13 @@ struct SimSnapshot {
     double stepMs = 0.0;               ///< wall-clock time of the last step, ms
     StageTimes stageMs{};              ///< per stage of the last step, ms
     std::size_t vortonCount = 0;
-    std::vector<glm::vec3> tracerPositions;  ///< m
+    /// m. Empty while the tracers live on the GPU: the frame loop fills it from there.
+    std::vector<glm::vec3> tracerPositions;
+    /// The tracers live on the frame loop's GPU (FrameRequest::gpuTracers): the simulation
+    /// keeps none, and gpuCommands say what to do with them.
+    bool tracersOnGpu = false;
+    /// Appended by every Sync (a snapshot or not), oldest first; the caller empties it.
+    std::vector<GpuTracerCommand> gpuCommands;
     std::vector<std::uint16_t> tracerGroups;
     std::uint64_t tracerGroupsVersion = 0;   ///< changes whenever tracerGroups' contents do
     /// |velocity| per tracer at the last step, m/s, when asked for (tracerSpeeds); else empty.
@@ -136,6 +173,17 @@ public:
         int threads = 1;           ///< task arena size; a change recreates the arena
         bool showVortons = false;  ///< copy the vortons into snapshots
         bool tracerSpeeds = false; ///< copy the tracers' speeds into snapshots
+        /// The frame loop can move tracers on its GPU and wants to: where the scene allows
+        /// (no emitters, no dye released by bodies, no run outputs, no speed colours), the
+        /// tracers move there at the next step boundary (GpuTracerCommand). Turning it off
+        /// takes ReturnGpuTracers first.
+        bool gpuTracers = false;
+        /// The GPU tracers' bounds after the step that ended at gpuTracerBoxStep (m; empty:
+        /// none known), so the simulation evaluates its tracer grids where they are.
+        Aabb gpuTracerBox;
+        std::int64_t gpuTracerBoxStep = -1;
+        /// The positions after the kept steps since the last request (moved from).
+        std::vector<KeptGpuTracers>* gpuKept = nullptr;
         /// Free-running: step whenever the last step is done and the frame loop has been
         /// through Sync since it started, i.e. at most one step per frame unless a step
         /// outlasts a frame, in which case steps follow each other at once.
@@ -168,6 +216,13 @@ public:
     /// Replaces the simulation by `sim` (a loaded snapshot) at the next step boundary, as a scene
     /// change does; `sceneId` is reported back as SimSnapshot::sceneId.
     void ReplaceSimulation(std::unique_ptr<Simulation> sim, std::uint64_t sceneId);
+    /// Brings tracers that live on the GPU back into the simulation, between steps: waits for a
+    /// round in progress, hands `finish` the commands not yet taken by Sync (it applies them
+    /// to the GPU tracers and returns their positions), and gives those positions to the
+    /// simulation. Until a FrameRequest asks for GPU tracers again they stay there. Nothing
+    /// happens (finish is not called) when the tracers are not on the GPU. Error when the
+    /// positions are not one per tracer.
+    Status ReturnGpuTracers(const std::function<std::vector<glm::vec3>(std::vector<GpuTracerCommand>&)>& finish);
 
 private:
     /// Edits taken from FrameRequests, waiting for a step boundary.
@@ -183,6 +238,10 @@ private:
         std::unique_ptr<Simulation> newSim;  // a loaded snapshot
         std::vector<PaintCommand> paints;
         std::optional<double> rewindTo;
+        std::optional<bool> gpuTracers;
+        std::vector<KeptGpuTracers> gpuKept;
+        Aabb gpuTracerBox;
+        std::int64_t gpuTracerBoxStep = -1;
         bool Any() const;
     };
 
@@ -196,6 +255,13 @@ private:
     void NewGeneration();
     void RecordBodyHistories();
     void Fill(SimSnapshot& s);
+    /// Whether this scene and run can keep their tracers on the GPU.
+    bool GpuTracersAllowed() const;
+    /// Moves the simulation's own tracers (all of them: `replace`; new ones: append) into a
+    /// GPU command; the simulation then keeps none.
+    void HandTracersToGpu(bool replace);
+    /// The last step's grids into a Step command.
+    void QueueGpuStep();
 
     // Worker-owned.
     std::unique_ptr<Simulation> m_sim;
@@ -222,6 +288,15 @@ private:
     std::chrono::steady_clock::time_point m_wallStart = std::chrono::steady_clock::now();
     std::vector<std::string> m_newErrors;
     SimSnapshot m_back;
+    // Tracers on the GPU: whether they are, the frame loop's wish, their groups (kept here,
+    // in order), their bounds as last reported, and this round's commands.
+    bool m_gpuMode = false;
+    bool m_gpuWanted = false;
+    std::vector<std::uint16_t> m_gpuGroups;
+    Aabb m_gpuBox;
+    std::vector<GpuTracerCommand> m_gpuOut;
+    std::uint64_t m_lastGridSerial = 0;  // the last Step command's grid1, shared with the next
+    std::shared_ptr<const std::vector<GridSampler::Float4>> m_lastGridValues;
 
     // Shared, guarded by m_mutex.
     std::mutex m_mutex;
@@ -231,6 +306,8 @@ private:
     int m_postedThreads = 0;
     bool m_postedVortons = false;
     bool m_postedSpeeds = false;
+    bool m_postedGpu = false;
+    std::vector<GpuTracerCommand> m_gpuQueue;  // published, not yet taken by Sync
     bool m_run = false;
     bool m_frameToken = false;  // the frame loop passed Sync since the last free-running step
     // Real-time pacing while free-running: besides one step per frame, the

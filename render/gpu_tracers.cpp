@@ -76,6 +76,27 @@ void GpuTracers::SetPositions(std::span<const glm::vec3> positions) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
+void GpuTracers::AppendPositions(std::span<const glm::vec3> positions) {
+    if (positions.empty()) return;
+    if (m_count == 0) {
+        SetPositions(positions);
+        return;
+    }
+    const std::size_t oldBytes = m_count * sizeof(glm::vec3);
+    GLuint grown = 0;
+    glGenBuffers(1, &grown);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, grown);
+    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(oldBytes + positions.size_bytes()), nullptr, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_COPY_READ_BUFFER, m_positions);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, GLsizeiptr(oldBytes));
+    glBufferSubData(GL_COPY_WRITE_BUFFER, GLintptr(oldBytes), GLsizeiptr(positions.size_bytes()), positions.data());
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    glDeleteBuffers(1, &m_positions);
+    m_positions = grown;
+    m_count += positions.size();
+}
+
 int GpuTracers::Slot(const TracerGridView& grid, int fallback) {
     for (int s = 0; s < 2; ++s) {
         if (grid.serial != 0 && m_valuesSerial[s] == grid.serial) return s;

@@ -55,10 +55,13 @@ public:
 
     /// Replaces the tracers by `positions` (m, world space).
     void SetPositions(std::span<const glm::vec3> positions);
+    /// Adds `positions` after the tracers there are (PositionBuffer() may change).
+    void AppendPositions(std::span<const glm::vec3> positions);
     std::size_t Count() const { return m_count; }
 
     /// Most spheres a Step takes (the shader's uniform array).
     static constexpr std::size_t kMaxSpheres = 64;
+    using Spheres = std::vector<GpuTracerSphere>;
 
     /// Moves every tracer by one Heun step of dt (s) from grid0 (the velocity at
     /// t) to grid1 (at t + dt), plus the free stream (m/s): a step's

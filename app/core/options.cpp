@@ -48,6 +48,11 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     auto* headless = app.add_flag("--headless", o.headless, "render offscreen through EGL (no window, no X server)");
     auto* noRender = app.add_flag("--no-render", o.noRender, "simulation only, no OpenGL at all");
     headless->excludes(noRender);
+    auto* gpuTracers = app.add_flag("--gpu-tracers", o.gpuTracers,
+                                    "move the dye tracers on the GPU with a compute shader (OpenGL 4.3) where the "
+                                    "context offers one and the scene allows (no emitters, no dye released by a body, "
+                                    "no --stats/--dump outputs); rewind is off meanwhile");
+    gpuTracers->excludes(noRender);
     app.add_option("--frames", o.frames, "run N steps, then exit (default: until closed; 250 without a window)")
         ->check(WholeNumber(1, 1000000000));
     app.add_option("--threads", o.threads, "worker threads (0: all cores)")->check(WholeNumber(0, 256));

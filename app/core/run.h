@@ -25,6 +25,9 @@ public:
     Status Open(const Options& options, const Simulation& sim);
     /// After each step: a stats row, a dump every dumpEvery steps, a VDB every vdbEvery.
     Status AfterStep(const Simulation& sim);
+    /// Whether any output is open (each reads the simulation's tracers: their count, positions
+    /// or dye).
+    bool Any() const { return m_stats.IsOpen() || !m_dumpDir.empty() || !m_vdbDir.empty(); }
 
 private:
     StatsWriter m_stats;

@@ -26,25 +26,41 @@ bool RewindRing::Due(std::int64_t step, std::size_t stateBytes) const {
 
 void RewindRing::Push(Entry entry) {
     TruncateAfter(entry.step - 1);
-    m_bytes += entry.state.size();
+    m_bytes += entry.Bytes();
     m_entries.push_back(std::move(entry));
+    Trim();
+}
+
+void RewindRing::Trim() {
     while (m_entries.size() > 1 && m_bytes > m_budget) {
-        m_bytes -= m_entries.front().state.size();
+        m_bytes -= m_entries.front().Bytes();
         m_entries.pop_front();
+    }
+}
+
+void RewindRing::AttachGpuTracers(std::int64_t step, std::vector<glm::vec3> positions) {
+    for (Entry& e : m_entries) {
+        if (e.step != step || !e.awaitingGpu) continue;
+        m_bytes -= e.Bytes();
+        e.gpuPositions = std::move(positions);
+        e.awaitingGpu = false;
+        m_bytes += e.Bytes();
+        Trim();
+        return;
     }
 }
 
 const RewindRing::Entry* RewindRing::AtOrBefore(double time) const {
     const Entry* found = nullptr;
     for (const Entry& e : m_entries) {
-        if (e.time <= time + 1e-9) found = &e;
+        if (e.time <= time + 1e-9 && !e.awaitingGpu) found = &e;
     }
     return found;
 }
 
 void RewindRing::TruncateAfter(std::int64_t step) {
     while (!m_entries.empty() && m_entries.back().step > step) {
-        m_bytes -= m_entries.back().state.size();
+        m_bytes -= m_entries.back().Bytes();
         m_entries.pop_back();
     }
 }
@@ -52,7 +68,9 @@ void RewindRing::TruncateAfter(std::int64_t step) {
 std::vector<double> RewindRing::Times() const {
     std::vector<double> times;
     times.reserve(m_entries.size());
-    for (const Entry& e : m_entries) times.push_back(e.time);
+    for (const Entry& e : m_entries) {
+        if (!e.awaitingGpu) times.push_back(e.time);
+    }
     return times;
 }
 

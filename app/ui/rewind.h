@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 namespace vorton {
 
 /// States kept every `Interval()` steps, oldest dropped first so the bytes held stay within the budget.
@@ -20,6 +22,14 @@ public:
         std::int64_t step = 0;
         double time = 0.0;  ///< simulated, s
         std::string state;  ///< Simulation::AppendState
+        /// Tracers that lived on the GPU then (the state has none): their positions (m), which
+        /// arrive later (AttachGpuTracers; until then the entry is not offered), and groups.
+        std::vector<glm::vec3> gpuPositions;
+        std::vector<std::uint16_t> gpuGroups;
+        bool awaitingGpu = false;
+        std::size_t Bytes() const {
+            return state.size() + gpuPositions.size() * sizeof(glm::vec3) + gpuGroups.size() * sizeof(std::uint16_t);
+        }
     };
 
     /// `budgetBytes`: the most the states may hold together; `seconds`: the span to cover;
@@ -37,18 +47,21 @@ public:
     /// Keeps a state; entries at or after its step (a branch after a rewind) go first, then
     /// the oldest until the bytes fit the budget (the newest always stays).
     void Push(Entry entry);
-    /// The newest entry at or before `time`, if any.
+    /// The newest complete entry (not awaiting its GPU tracers) at or before `time`, if any.
     const Entry* AtOrBefore(double time) const;
+    /// The GPU tracers' positions for the entry of `step`, if it still awaits them.
+    void AttachGpuTracers(std::int64_t step, std::vector<glm::vec3> positions);
     /// Drops the entries after `step` (a rewind: what followed is no longer this run's future).
     void TruncateAfter(std::int64_t step);
 
     const std::deque<Entry>& Entries() const { return m_entries; }
     std::size_t Bytes() const { return m_bytes; }
     std::size_t Budget() const { return m_budget; }
-    /// The kept states' times, oldest first (for the panel's timeline).
+    /// The complete kept states' times, oldest first (for the panel's timeline).
     std::vector<double> Times() const;
 
 private:
+    void Trim();  // oldest first until the budget holds (the newest stays)
     std::size_t m_budget;
     double m_seconds, m_dt;
     std::deque<Entry> m_entries;

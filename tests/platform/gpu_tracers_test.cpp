@@ -7,13 +7,16 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <glm/geometric.hpp>
 
+#include "app/gpu_tracer_commands.h"
 #include "app/platform/gl_context.h"
+#include "app/sim_worker.h"
 #include "render/gl_loader.h"
 #include "render/gpu_tracers.h"
 #include "sim/simulation.h"
@@ -256,6 +259,139 @@ TEST_F(GpuTracerTest, TracersOnTheGpuOnlyFollowTheSimulationsOwn) {
         RecordProperty("solver_points_" + name, std::to_string(solverPoints));
         RecordProperty("own_solver_points_" + name, std::to_string(ownSolverPoints));
     }
+}
+
+// The worker hands its tracers to the GPU and takes them back (app/sim_worker.h,
+// GpuTracerCommand), as the demo does with --gpu-tracers: over lock-step frames with painted
+// dye (appended), a reset (replaced) and a rewind (the kept states' tracers come back from
+// the GPU to the worker's ring, and from there to the GPU again), the GPU's tracers are where
+// a worker moving them on the CPU has them, bit for bit on llvmpipe (the shader's steps are
+// the CPU's, see above); after ReturnGpuTracers the simulation has them back and goes on as
+// the CPU worker does.
+class GpuWorker {
+public:
+    GpuWorker(const SceneSetup& setup, bool gpu, GpuTracers* tracers)
+        : m_worker(std::make_unique<Simulation>(setup), 2, RunOutputs{}, -1), m_gpu(gpu), m_tracers(tracers) {}
+
+    void Frame(const std::vector<SimWorker::PaintCommand>& paints = {}, bool reset = false,
+               std::optional<double> rewindTo = std::nullopt) {
+        SimWorker::FrameRequest request;
+        request.rewindTo = rewindTo;
+        request.gpuKept = &m_kept;
+        request.threads = 2;
+        request.run = true;
+        request.lockStep = true;
+        request.paints = paints;
+        request.reset = reset;
+        request.gpuTracers = m_gpu;
+        request.gpuTracerBox = m_box;
+        request.gpuTracerBoxStep = m_boxStep;
+        std::vector<std::string> errors;
+        m_worker.Sync(request, m_front, errors);
+        EXPECT_TRUE(errors.empty()) << errors.front();
+        bool stepped = false;
+        for (const GpuTracerCommand& command : m_front.gpuCommands) {
+            if (ApplyGpuTracerCommand(*m_tracers, command)) {
+                stepped = true;
+                m_boxStep = command.step;
+            }
+            Keep(command);
+        }
+        m_front.gpuCommands.clear();
+        if (stepped) m_box = m_tracers->ReadStats().box;
+    }
+    std::vector<glm::vec3> Positions() const {
+        if (!m_front.tracersOnGpu) return m_front.tracerPositions;
+        std::vector<glm::vec3> positions;
+        m_tracers->ReadPositions(positions);
+        return positions;
+    }
+    void TakeBack() {
+        const Status s = m_worker.ReturnGpuTracers([&](std::vector<GpuTracerCommand>& rest) {
+            for (const GpuTracerCommand& command : rest) {
+                ApplyGpuTracerCommand(*m_tracers, command);
+                Keep(command);
+            }
+            std::vector<glm::vec3> positions;
+            m_tracers->ReadPositions(positions);
+            return positions;
+        });
+        EXPECT_TRUE(s.ok()) << s.error();
+        m_gpu = false;
+        m_boxStep = -1;
+    }
+    const SimSnapshot& Front() const { return m_front; }
+    void SetGpu(bool gpu) { m_gpu = gpu; }
+
+private:
+    void Keep(const GpuTracerCommand& command) {
+        if (!command.keep) return;
+        KeptGpuTracers kept{command.step, {}};
+        m_tracers->ReadPositions(kept.positions);
+        m_kept.push_back(std::move(kept));
+    }
+    std::vector<KeptGpuTracers> m_kept;
+    SimWorker m_worker;
+    bool m_gpu;
+    GpuTracers* m_tracers;
+    SimSnapshot m_front;
+    Aabb m_box;
+    std::int64_t m_boxStep = -1;
+};
+
+TEST_F(GpuTracerTest, WorkerMovesItsTracersOnTheGpuAsOnTheCpu) {
+    SceneSetup setup = test::LoadSetup("two_drops");
+    setup.params.vortonCount = 800;
+    setup.params.tracerCount = 8000;
+    GpuWorker cpu(setup, false, m_tracers.get()), gpu(setup, true, m_tracers.get());
+    const std::vector<SimWorker::PaintCommand> paint{SimWorker::PaintCommand{1, 3000, glm::vec3(0.0f)}};
+    const auto same = [&](const char* when) {
+        const std::vector<glm::vec3> a = cpu.Positions(), b = gpu.Positions();
+        ASSERT_EQ(a.size(), b.size()) << when;
+        EXPECT_LT(MaxDistance(a, b), 1.0e-5f) << when;
+        if (render::IsSoftwareRenderer()) {
+            EXPECT_TRUE(a == b) << when;
+        }
+        EXPECT_EQ(cpu.Front().tracerGroups, gpu.Front().tracerGroups) << when;
+        EXPECT_EQ(cpu.Front().stepCount, gpu.Front().stepCount) << when;
+    };
+    for (int frame = 0; frame < 30; ++frame) {
+        cpu.Frame(frame == 10 ? paint : std::vector<SimWorker::PaintCommand>{}, frame == 20);
+        gpu.Frame(frame == 10 ? paint : std::vector<SimWorker::PaintCommand>{}, frame == 20);
+        if (frame == 15) same("after the paint");
+    }
+    EXPECT_TRUE(gpu.Front().tracersOnGpu);
+    EXPECT_TRUE(gpu.Front().tracerPositions.empty());
+    EXPECT_GT(gpu.Front().stepCount, 5);  // reset at frame 20, stepped since
+    same("after the reset");
+    // Back 5 kept states: the GPU worker's kept tracers come back from its ring.
+    const std::vector<double> times = gpu.Front().rewindTimes;
+    ASSERT_GE(times.size(), 6u);
+    // The newest kept state waits for its tracers, which the next request brings.
+    const std::vector<double>& cpuTimes = cpu.Front().rewindTimes;
+    ASSERT_EQ(times.size() + 1, cpuTimes.size());
+    EXPECT_TRUE(std::equal(times.begin(), times.end(), cpuTimes.begin()));
+    const double back = times[times.size() - 6];
+    cpu.Frame({}, false, back);
+    gpu.Frame({}, false, back);
+    EXPECT_NEAR(gpu.Front().time, back + setup.params.dt, 1e-9);  // rewound, then one step
+    EXPECT_TRUE(gpu.Front().tracersOnGpu);
+    same("after a rewind");
+    for (int frame = 0; frame < 3; ++frame) {
+        cpu.Frame();
+        gpu.Frame();
+    }
+    same("after a rewind and 3 steps");
+    gpu.TakeBack();
+    gpu.Frame();
+    cpu.Frame();
+    EXPECT_FALSE(gpu.Front().tracersOnGpu);
+    same("taken back");
+    for (int frame = 0; frame < 5; ++frame) {
+        cpu.Frame();
+        gpu.Frame();
+    }
+    same("on the CPU again");
 }
 
 }  // namespace

@@ -11,7 +11,11 @@ namespace vorton {
 namespace {
 
 RewindRing::Entry State(std::int64_t step, std::size_t bytes) {
-    return RewindRing::Entry{step, 0.02 * double(step), std::string(bytes, char('a' + step % 26))};
+    RewindRing::Entry entry;
+    entry.step = step;
+    entry.time = 0.02 * double(step);
+    entry.state = std::string(bytes, char('a' + step % 26));
+    return entry;
 }
 
 TEST(Rewind, IntervalCoversTheSecondsWithinTheBudget) {

@@ -1,0 +1,25 @@
+#include "app/gpu_tracer_commands.h"
+
+namespace vorton {
+
+bool ApplyGpuTracerCommand(render::GpuTracers& gpu, const GpuTracerCommand& command) {
+    switch (command.kind) {
+        case GpuTracerCommand::Kind::Replace:
+            gpu.SetPositions(command.positions);
+            return false;
+        case GpuTracerCommand::Kind::Append:
+            gpu.AppendPositions(command.positions);
+            return false;
+        case GpuTracerCommand::Kind::Step: {
+            render::GpuTracers::Spheres spheres;
+            for (const glm::vec4& s : command.spheres) spheres.push_back({glm::vec3(s), s.w});
+            gpu.Step(TracerGridView{command.grid0, *command.values0, command.serial0},
+                     TracerGridView{command.grid1, *command.values1, command.serial1}, command.freeStream,
+                     command.dt, spheres);
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace vorton
