@@ -87,12 +87,17 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
     app->m_renderer = std::move(renderer.value());
     // Headless frames wait for the GPU anyway (ReadPixels): time its passes too.
     app->m_renderer->SetProfiling(options.headless);
-    if (options.gpuTracers) {
+    // The tracers on the GPU where it has compute shaders; by default not on a software
+    // renderer, where the CPU's own passes are faster (issue 15's note).
+    if (!options.cpuTracers && (render::GpuTracers::ContextSupports() || options.gpuTracers)) {
         auto gpu = render::GpuTracers::Create(DataDirectory() / "shaders");
         if (gpu) {
             app->m_gpuTracers = std::move(gpu.value());
-        } else {
+            app->m_useGpuTracers = options.gpuTracers || !render::IsSoftwareRenderer();
+        } else if (options.gpuTracers) {
             app->SetStatus(gpu.error() + "; the CPU moves the tracers", true);
+        } else {
+            std::cerr << "vorton: " << gpu.error() << "; the CPU moves the tracers\n";
         }
     }
     // A window on a software renderer (Mesa's llvmpipe, no GPU) marches the dye at half
@@ -268,7 +273,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
 }
 
 bool DemoApp::WantGpuTracers() const {
-    return m_gpuTracers && ColourField(m_view.display.colour) != ColourField::Speed;
+    return m_gpuTracers && m_useGpuTracers && ColourField(m_view.display.colour) != ColourField::Speed;
 }
 
 void DemoApp::ApplyGpuCommands() {
@@ -493,7 +498,7 @@ int DemoApp::Run() {
                   << " ms)\n";
         if (headless) std::cerr << "vorton: " << m_renderStats.Summary() << "\n";
     }
-    if (m_gpuTracers) {
+    if (m_gpuTracers && m_useGpuTracers) {
         if (m_gpuSteps > 0) {
             std::cerr << "vorton: tracers moved on the GPU (" << reinterpret_cast<const char*>(glGetString(GL_RENDERER))
                       << "): " << m_gpuSteps << " steps, mean " << m_gpuMs / double(m_gpuSteps)

@@ -161,6 +161,9 @@ public:
     double StepsPerSecond() const { return m_stepsPerSecond; }
     /// True while frames wait for their step (recording, headless).
     bool LockStep() const { return m_lockStep; }
+    /// Whether the tracers can move on the GPU (a context with compute shaders), and the switch.
+    bool GpuTracersAvailable() const { return m_gpuTracers != nullptr; }
+    bool& UseGpuTracers() { return m_useGpuTracers; }
     /// Histories of the bodies since the last reset, in the order of Snapshot().bodies.
     const std::vector<BodyHistory>& BodyHistories() const { return m_front.bodyHistories; }
     /// The body whose history the panel plots (an index into Snapshot().bodies; grabbing selects).
@@ -256,7 +259,8 @@ private:
 
     std::unique_ptr<platform::GlContext> m_context;
     std::unique_ptr<render::Renderer> m_renderer;
-    std::unique_ptr<render::GpuTracers> m_gpuTracers;  ///< with --gpu-tracers on an OpenGL 4.3 context
+    std::unique_ptr<render::GpuTracers> m_gpuTracers;  ///< on an OpenGL 4.3 context (not with --cpu-tracers)
+    bool m_useGpuTracers = false;  ///< the tracers go to the GPU where the scene allows (the panel's switch)
     Aabb m_gpuBox;                 ///< the GPU tracers' bounds after step m_gpuBoxStep, m
     std::int64_t m_gpuBoxStep = -1;
     std::vector<KeptGpuTracers> m_gpuKept;  ///< positions after kept steps, for the next request

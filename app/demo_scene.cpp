@@ -35,6 +35,10 @@ void DemoApp::DrawScene() {
     input.tracerPositionsVersion = sim.serial;
     input.tracerGroups = sim.tracerGroups;
     input.tracerGroupsVersion = sim.tracerGroupsVersion;
+    // On the GPU: the dye volume reads the positions read back, the particles their buffer.
+    if (sim.tracersOnGpu && m_gpuTracers && m_gpuTracers->Count() == sim.tracerPositions.size()) {
+        input.tracerPositionBuffer = m_gpuTracers->PositionBuffer();
+    }
     input.groupColors = m_palette;
     // Coloured by a field: the speed's bins stand in for the groups (a new set every step).
     if (m_fieldColours.Update(m_view.display, sim, setup)) {

@@ -151,7 +151,14 @@ void InternalsSection(DemoApp& app) {
     if (!ImGui::CollapsingHeader("Simulation internals")) return;
     const SimSnapshot& sim = app.Snapshot();
     ImGui::Text("t = %.2f s   step %lld   %.1f FPS", sim.time, static_cast<long long>(sim.stepCount), app.Fps());
-    ImGui::Text("%zu vortons, %zu tracers", sim.vortonCount, sim.tracerPositions.size());
+    ImGui::Text("%zu vortons, %zu tracers%s", sim.vortonCount, sim.tracerPositions.size(),
+                sim.tracersOnGpu ? " (moved on the GPU)" : "");
+    if (app.GpuTracersAvailable()) {
+        ImGui::Checkbox("Tracers on the GPU", &app.UseGpuTracers());
+        HelpMarker("move the dye tracers with a compute shader, on the velocity grids the simulation computes "
+                   "anyway, by the same arithmetic as the CPU (the same picture); the CPU keeps them when the "
+                   "scene emits or releases dye, when coloured by speed, and with --stats or --dump outputs");
+    }
     ImGui::Text("sim %.1f ms/step, %.1f steps/s", sim.stepMs, app.StepsPerSecond());
     ImGui::Checkbox("Timings (T)", &app.View().showTimings);
     HelpMarker("a window with the time of each stage of a step, ms per step over time, steps/s and FPS");

@@ -104,6 +104,9 @@ struct FrameInput {
     /// changed). 0: upload every Draw.
     std::uint64_t tracerPositionsVersion = 0;
     std::uint64_t tracerGroupsVersion = 0;
+    /// A GL buffer that already holds tracerPositions (3 floats per tracer, tightly packed:
+    /// GpuTracers::PositionBuffer): particle mode draws from it and uploads nothing. 0: none.
+    unsigned tracerPositionBuffer = 0;
     /// RGBA dye colour per group, up to kMaxGroups entries; alpha scales the amount of dye
     /// (volume) or the opacity (particles). Empty: pale grey.
     std::span<const glm::vec4> groupColors;

@@ -278,11 +278,17 @@ void Renderer::DrawTracers(const FrameInput& input, const Lighting& lighting) {
     const auto stale = [count](std::uint64_t version, std::uint64_t uploaded, std::size_t uploadedCount) {
         return version == 0 || version != uploaded || count != uploadedCount;
     };
-    if (stale(input.tracerPositionsVersion, m_tracerPositionsVersion, m_tracerPositionsCount)) {
-        m_tracerPositions.Upload(input.tracerPositions.data(), count * sizeof(glm::vec3));
-        m_tracerPositionsVersion = input.tracerPositionsVersion;
-        m_tracerPositionsCount = count;
+    if (input.tracerPositionBuffer != 0) {
+        glBindBuffer(GL_ARRAY_BUFFER, input.tracerPositionBuffer);
+    } else {
+        if (stale(input.tracerPositionsVersion, m_tracerPositionsVersion, m_tracerPositionsCount)) {
+            m_tracerPositions.Upload(input.tracerPositions.data(), count * sizeof(glm::vec3));
+            m_tracerPositionsVersion = input.tracerPositionsVersion;
+            m_tracerPositionsCount = count;
+        }
+        glBindBuffer(GL_ARRAY_BUFFER, m_tracerPositions.Id());
     }
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), nullptr);
     if (input.tracerGroups.size() >= count) {
         if (stale(input.tracerGroupsVersion, m_tracerGroupsVersion, m_tracerGroupsCount)) {
             m_tracerGroups.Upload(input.tracerGroups.data(), count * sizeof(std::uint16_t));

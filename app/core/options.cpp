@@ -49,10 +49,12 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     auto* noRender = app.add_flag("--no-render", o.noRender, "simulation only, no OpenGL at all");
     headless->excludes(noRender);
     auto* gpuTracers = app.add_flag("--gpu-tracers", o.gpuTracers,
-                                    "move the dye tracers on the GPU with a compute shader (OpenGL 4.3) where the "
-                                    "context offers one and the scene allows (no emitters, no dye released by a body, "
-                                    "no --stats/--dump outputs); rewind is off meanwhile");
+                                    "move the dye tracers with a compute shader (OpenGL 4.3) even on a software "
+                                    "renderer (by default: where the context has compute shaders and is a real GPU, and "
+                                    "the scene has no emitters, no dye released by a body and no --stats/--dump outputs)");
+    auto* cpuTracers = app.add_flag("--cpu-tracers", o.cpuTracers, "move the dye tracers on the CPU only");
     gpuTracers->excludes(noRender);
+    gpuTracers->excludes(cpuTracers);
     app.add_option("--frames", o.frames, "run N steps, then exit (default: until closed; 250 without a window)")
         ->check(WholeNumber(1, 1000000000));
     app.add_option("--threads", o.threads, "worker threads (0: all cores)")->check(WholeNumber(0, 256));

@@ -23,8 +23,11 @@ struct Options {
     std::string scene = "dye_drop";
     bool headless = false;     ///< render offscreen through EGL, no window
     bool noRender = false;     ///< simulation only, no OpenGL at all
-    /// Move the tracers on the GPU (OpenGL 4.3 compute) where the context and the scene allow.
+    /// Where the dye tracers move: by default on the GPU (OpenGL 4.3 compute) where the context
+    /// has compute shaders and is not a software renderer (and the scene allows), else on the
+    /// CPU; --gpu-tracers also on a software renderer, --cpu-tracers never on the GPU.
     bool gpuTracers = false;
+    bool cpuTracers = false;
     std::int64_t frames = -1;  ///< steps to run, then exit; -1: until the window closes (250 without a window)
     int threads = 0;           ///< worker threads; 0: all cores
     std::vector<std::string> sets;  ///< KEY=VALUE

@@ -193,29 +193,34 @@ TEST(VortonExe, GpuTracersDrawTheSameFramesAsTheCpus) {
     // --gpu-tracers (issue 15): the tracers move on the GPU (Mesa's llvmpipe here, which has
     // OpenGL 4.5 compute shaders) by the CPU's arithmetic, so the PNG of a stratified ball
     // scene after 60 steps (its sphere pushes tracers back out) is the CPU run's, byte for
-    // byte, and shows the dye. A scene whose emitter recycles tracers (flow_past_ball) stays
-    // on the CPU and is drawn the same too.
+    // byte, and shows the dye: as a volume (from the positions read back) and as particles
+    // (drawn from the GPU's buffer). A scene whose emitter recycles tracers (flow_past_ball)
+    // stays on the CPU and is drawn the same too.
+    struct Case {
+        std::string scene, style;
+    };
     const fs::path root = TempDir("gpu_tracers");
-    for (const std::string scene : {"stratified_ball", "flow_past_ball"}) {
+    for (const Case& c : {Case{"stratified_ball", "volume"}, Case{"stratified_ball", "particles"},
+                          Case{"flow_past_ball", "volume"}}) {
         std::vector<std::vector<char>> pngs;
-        for (const std::string flag : {"", " --gpu-tracers"}) {
-            const fs::path dir = root / (scene + (flag.empty() ? "_cpu" : "_gpu"));
-            const RunResult r = RunVorton("--headless --scene " + scene + " --size 320x180 " + kSmall +
-                                          " --shots 60 --screenshot-dir " + dir.string() + flag);
+        for (const std::string flag : {" --cpu-tracers", " --gpu-tracers"}) {
+            const fs::path dir = root / (c.scene + "_" + c.style + flag.substr(3, 3));
+            const RunResult r = RunVorton("--headless --scene " + c.scene + " --size 320x180 " + kSmall +
+                                          " --set display.dye=" + c.style + " --shots 60 --screenshot-dir " +
+                                          dir.string() + flag);
             ASSERT_EQ(r.exitCode, 0) << r.output;
-            if (!flag.empty()) {
-                const bool moved = r.output.find("tracers moved on the GPU") != std::string::npos;
-                EXPECT_EQ(moved, scene == "stratified_ball") << r.output;
-            }
-            const fs::path shot = dir / ("vorton_" + scene + "_000060.png");
+            const bool moved = r.output.find("tracers moved on the GPU") != std::string::npos;
+            EXPECT_EQ(moved, flag == " --gpu-tracers" && c.scene == "stratified_ball") << r.output;
+            const fs::path shot = dir / ("vorton_" + c.scene + "_000060.png");
             ASSERT_TRUE(fs::exists(shot)) << r.output;
             std::ifstream file(shot, std::ios::binary);
             pngs.emplace_back(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+            if (c.scene == "stratified_ball") {
+                EXPECT_GE(BlueRows(shot).first, 0) << "no blue dye in " << shot;
+            }
         }
-        EXPECT_TRUE(pngs[0] == pngs[1]) << scene << ": the GPU's frame differs from the CPU's";
+        EXPECT_TRUE(pngs[0] == pngs[1]) << c.scene << ", " << c.style << ": the GPU's frame differs from the CPU's";
     }
-    const DyeRows rows = BlueRows(root / "stratified_ball_gpu" / "vorton_stratified_ball_000060.png");
-    EXPECT_GE(rows.first, 0) << "no blue dye in the GPU's frame";
 }
 
 /// Mean image row of clearly red and of clearly blue pixels (-1 when none).
