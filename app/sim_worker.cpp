@@ -51,7 +51,10 @@ SimWorker::~SimWorker() {
 }
 
 bool SimWorker::HasWork() const {
-    return m_pending.Any() || m_stepOnce || (m_run && (m_frameToken || RealTimeAllows()));
+    // Free-running steps wait while the frame loop has not taken the GPU tracers' last steps
+    // (each holds a copy of a velocity grid): a window that stops drawing stops the run.
+    const bool backlog = m_gpuQueue.size() >= kMaxGpuBacklog;
+    return m_pending.Any() || m_stepOnce || (m_run && !backlog && (m_frameToken || RealTimeAllows()));
 }
 
 bool SimWorker::RealTimeAllows() const {

@@ -134,6 +134,9 @@ struct SimSnapshot {
     std::string rewindUnavailable;
 };
 
+/// Most GPU tracer commands that wait for the frame loop before free-running steps pause.
+inline constexpr std::size_t kMaxGpuBacklog = 16;
+
 /// The rewind ring's bounds: the span it covers and the bytes its states may take.
 inline constexpr double kRewindSeconds = 10.0;
 inline constexpr std::size_t kRewindBudgetBytes = std::size_t(256) << 20;

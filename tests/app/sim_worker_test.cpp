@@ -312,5 +312,36 @@ TEST(SimWorker, RewindGoesBackAndResumesBitForBit) {
     EXPECT_TRUE(front.rewindUnavailable.empty()) << front.rewindUnavailable;
 }
 
+TEST(SimWorker, GpuTracerStepsWaitForTheFrameLoop) {
+    // With the tracers on the GPU each step's command holds a copy of a velocity grid: a frame
+    // loop that stops taking them (a minimised window) pauses free-running steps at
+    // kMaxGpuBacklog commands instead of piling up grids. The worker needs no GL for this.
+    const SceneSetup setup = SmallSetup();
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    std::vector<std::string> errors;
+    SimWorker::FrameRequest request = Running();
+    request.gpuTracers = true;
+    worker->Sync(request, front, errors);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // 75 steps of real time
+    SimWorker::FrameRequest stopped;
+    stopped.threads = 2;
+    stopped.gpuTracers = true;
+    stopped.lockStep = true;  // waits for the worker to be idle
+    worker->Sync(stopped, front, errors);
+    EXPECT_TRUE(errors.empty());
+    EXPECT_TRUE(front.tracersOnGpu);
+    EXPECT_TRUE(front.tracerPositions.empty());
+    // One Replace (the hand-over), then the steps.
+    ASSERT_GE(front.gpuCommands.size(), 2u);
+    EXPECT_EQ(front.gpuCommands.front().kind, GpuTracerCommand::Kind::Replace);
+    EXPECT_EQ(front.gpuCommands.front().positions.size(), std::size_t(setup.params.tracerCount));
+    std::size_t steps = 0;
+    for (const GpuTracerCommand& c : front.gpuCommands) steps += c.kind == GpuTracerCommand::Kind::Step;
+    EXPECT_GE(steps, kMaxGpuBacklog - 1);
+    EXPECT_LE(front.gpuCommands.size(), kMaxGpuBacklog + 1);
+    EXPECT_EQ(std::int64_t(steps), front.stepCount);
+}
+
 }  // namespace
 }  // namespace vorton
