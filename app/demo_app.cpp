@@ -479,6 +479,7 @@ int DemoApp::Run() {
     m_resetRequested = m_setupEdited = false;
     SyncWithWorker(/*lockStep=*/true, /*allowStep=*/false);
     if (!m_options.snapshotSave.empty()) {
+        if (m_front.tracersOnGpu) ReturnGpuTracers();  // the snapshot holds the tracers
         if (Status s = m_worker->WriteSnapshot(m_options.snapshotSave, SceneAsEdited()); !s) {
             std::cerr << "vorton: --snapshot-save: " << s.error() << "\n";
             m_outputFailed = true;

@@ -547,7 +547,6 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.ringLaw = RingLawFor(sim.Setup());
     s.terminalLaw = TerminalLawFor(sim.Setup());
     s.rewindTimes = m_rewind.Times();
-
     s.rewindBytes = m_rewind.Bytes();
     s.rewindBudget = m_rewind.Budget();
 }
