@@ -226,6 +226,8 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.gpuTracers = WantGpuTracers();
     request.gpuTracerBox = m_gpuBox;
     request.gpuTracerBoxStep = m_gpuBoxStep;
+    request.gpuTracerCellsGrid = m_gpuCellsGrid;
+    request.gpuTracerCells = &m_gpuCells;
     request.gpuKept = &m_gpuKept;
     request.run = canStep && !m_paused;
     request.singleStep = canStep && m_stepRequested;
@@ -284,10 +286,14 @@ void DemoApp::ApplyGpuCommands() {
     }
     const auto start = std::chrono::steady_clock::now();
     bool stepped = false;
-    for (const GpuTracerCommand& command : commands) {
-        if (ApplyGpuTracerCommand(*m_gpuTracers, command)) {
+    const int last = LastGpuStep(commands);
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        const GpuTracerCommand& command = commands[i];
+        // The last step's cells tell the simulation where the tracers are.
+        if (ApplyGpuTracerCommand(*m_gpuTracers, command, int(i) == last)) {
             stepped = true;
             m_gpuBoxStep = command.step;
+            m_gpuCellsGrid = command.grid1;
             ++m_gpuSteps;
         }
         KeepGpuTracers(command);
@@ -297,6 +303,7 @@ void DemoApp::ApplyGpuCommands() {
     if (stepped) {
         const render::GpuTracerStats stats = m_gpuTracers->ReadStats();
         m_gpuBox = stats.box;
+        m_gpuTracers->ReadOccupiedCells(m_gpuCells);
         if (stats.nonFinite > 0) SetStatus(std::to_string(stats.nonFinite) + " GPU tracers left the finite numbers", true);
     }
     if (m_front.tracersOnGpu && (any || m_front.tracerPositions.size() != m_gpuTracers->Count())) {

@@ -9,7 +9,11 @@
 namespace vorton {
 
 /// Applies `command` to `gpu` (needs its context current). True when it was a step (after
-/// which GpuTracers::ReadStats tells the bounds the worker wants back).
-bool ApplyGpuTracerCommand(render::GpuTracers& gpu, const GpuTracerCommand& command);
+/// which GpuTracers::ReadStats tells the bounds the worker wants back); with `markCells` a
+/// step also marks the cells of its end grid that hold a tracer (GpuTracers::ReadOccupiedCells).
+bool ApplyGpuTracerCommand(render::GpuTracers& gpu, const GpuTracerCommand& command, bool markCells = false);
+
+/// The index of the last Step in `commands`, or -1: the step whose cells to mark.
+int LastGpuStep(const std::vector<GpuTracerCommand>& commands);
 
 }  // namespace vorton

@@ -104,6 +104,12 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
     if (request.gpuTracerBoxStep >= 0) {
         m_pending.gpuTracerBox = request.gpuTracerBox;
         m_pending.gpuTracerBoxStep = request.gpuTracerBoxStep;
+        m_pending.gpuTracerCells.clear();
+        if (request.gpuTracerCells) {
+            m_pending.gpuTracerCellsGrid = request.gpuTracerCellsGrid;
+            m_pending.gpuTracerCells = std::move(*request.gpuTracerCells);
+            request.gpuTracerCells->clear();
+        }
     }
 
     const bool step = request.run || request.singleStep;
@@ -408,7 +414,8 @@ bool SimWorker::Apply(Pending& work) {
     }
     if (m_gpuMode && work.gpuTracerBoxStep >= 0) {
         m_gpuBox = work.gpuTracerBox;
-        m_sim->SetExternalTracers(m_gpuBox, int(std::max<std::int64_t>(0, m_sim->StepCount() - work.gpuTracerBoxStep)));
+        const int behind = int(std::max<std::int64_t>(0, m_sim->StepCount() - work.gpuTracerBoxStep));
+        m_sim->SetExternalTracers(m_gpuBox, behind, &work.gpuTracerCellsGrid, work.gpuTracerCells);
     }
     return changed;
 }

@@ -182,9 +182,13 @@ public:
         /// takes ReturnGpuTracers first.
         bool gpuTracers = false;
         /// The GPU tracers' bounds after the step that ended at gpuTracerBoxStep (m; empty:
-        /// none known), so the simulation evaluates its tracer grids where they are.
+        /// none known), and the cells of that step's end grid that hold them (one byte per
+        /// cell; moved from; empty: not known), so the simulation evaluates its tracer grids
+        /// where they are (Simulation::SetExternalTracers).
         Aabb gpuTracerBox;
         std::int64_t gpuTracerBoxStep = -1;
+        NestedGrid gpuTracerCellsGrid;
+        std::vector<std::uint8_t>* gpuTracerCells = nullptr;
         /// The positions after the kept steps since the last request (moved from).
         std::vector<KeptGpuTracers>* gpuKept = nullptr;
         /// Free-running: step whenever the last step is done and the frame loop has been
@@ -243,6 +247,8 @@ private:
         std::optional<double> rewindTo;
         std::optional<bool> gpuTracers;
         std::vector<KeptGpuTracers> gpuKept;
+        NestedGrid gpuTracerCellsGrid;
+        std::vector<std::uint8_t> gpuTracerCells;
         Aabb gpuTracerBox;
         std::int64_t gpuTracerBoxStep = -1;
         bool Any() const;

@@ -226,6 +226,7 @@ int main(int argc, char** argv) {
             std::vector<double> stepMs, gpuMs;
             std::vector<std::vector<double>> stageMs(kStageCount);
             bool ok = true;
+            std::vector<std::uint8_t> cells;
             // From the first timed step on the tracers live on the GPU, moved on the grids each
             // step leaves; the GPU's box of them tells the simulation where to evaluate.
             for (int f = 0; f < untimed + frames && ok; ++f) {
@@ -252,9 +253,11 @@ int main(int argc, char** argv) {
                         spheres.push_back({sim.Bodies()[b].position, sim.Setup().bodies[b].radius});
                     }
                     gpu->Step(sim.LastStepStartGrid(), sim.CurrentTracerGrid(), sim.Params().freeStream,
-                              sim.Params().dt, spheres);
+                              sim.Params().dt, spheres, true);
                     const render::GpuTracerStats stats = gpu->ReadStats();  // waits for the GPU
-                    sim.SetExternalTracers(stats.box, 0);
+                    gpu->ReadOccupiedCells(cells);
+                    const NestedGrid grid = sim.CurrentTracerGrid().grid;
+                    sim.SetExternalTracers(stats.box, 0, &grid, cells);
                     gpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count());
                 }
             }

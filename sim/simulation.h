@@ -297,15 +297,18 @@ public:
     void DirectVelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity);
 
     /// Tracers that live outside the simulation (render/gpu_tracers.h moves them on the GPU
-    /// with VelocityGrid and VelocityGridValues). From the next step on, the tracers' nested
-    /// grids also cover `box` (m: where those tracers were; ignored when empty) grown by how
-    /// far a tracer can move in stepsBehind + 1 steps (per step, dt times the grid's largest
-    /// speed plus the free stream's), and every point of them is evaluated, since which cells
-    /// the outside tracers are in is not known here. `stepsBehind` (≥ 0, clamped): how many
-    /// steps older the box is than the state the next step starts from (0: its positions).
-    /// Call again each time a newer box is known. The simulation's own tracers, if any, move
-    /// as before. Not part of the saved state.
-    void SetExternalTracers(const Aabb& box, int stepsBehind);
+    /// with LastStepStartGrid and CurrentTracerGrid). From the next step on, the tracers'
+    /// nested grids also cover `box` (m: where those tracers were; ignored when empty) grown
+    /// by how far a tracer can move in stepsBehind + 1 steps (per step, dt times the grid's
+    /// largest speed plus the free stream's). `stepsBehind` (≥ 0, clamped): how many steps
+    /// older the box is than the state the next step starts from (0: its positions).
+    /// Which points are evaluated: with `cells` (one byte per cell of `cellsGrid`, named by
+    /// its lower corner: 1 where an outside tracer was, at the box's time), the corners of
+    /// every cell within twice that reach of one of them; without, every point. Call again
+    /// each time newer ones are known. The simulation's own tracers, if any, move as before.
+    /// Not part of the saved state.
+    void SetExternalTracers(const Aabb& box, int stepsBehind, const NestedGrid* cellsGrid = nullptr,
+                            std::span<const std::uint8_t> cells = {});
     /// Back to the simulation's own tracers only.
     void ClearExternalTracers() { m_externalTracers = false; }
     bool HasExternalTracers() const { return m_externalTracers; }
@@ -374,8 +377,10 @@ private:
     /// Points of the nested grid at its start that come whole from the
     /// solver (level 0 with the grid solver), so need no mask; else 0.
     std::size_t WholeLevelPoints(const NestedGrid& grid) const;
-    /// Marks in m_gridNeeded the corners of the cells holding `points` (cleared first).
-    void MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points);
+    /// Marks in m_gridNeeded the corners of the cells holding `points` (cleared first), and
+    /// with outside tracers those near their known cells (within `externalGrow`, m), or
+    /// every point when their cells are not known.
+    void MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points, float externalGrow = 0.0f);
     /// Where the outside tracers can be (SetExternalTracers) extraSteps steps after the state
     /// the step started from: their box grown by (stepsBehind + extraSteps)·reach, reach (m)
     /// the farthest a tracer moves in one step. Empty without outside tracers.
@@ -556,6 +561,11 @@ private:
     bool m_externalTracers = false;
     Aabb m_externalBox;
     int m_externalStepsBehind = 0;
+    NestedGrid m_externalCellsGrid;               // the grid m_externalCells name cells of
+    std::vector<std::size_t> m_externalCells;     // its cells an outside tracer was in (empty: unknown)
+    /// Marks in `cells` (grid.PointCount() bytes) every cell of `grid` within `grow` (m) of a
+    /// cell in m_externalCells.
+    void MarkExternalCells(const NestedGrid& grid, float grow, std::span<std::uint8_t> cells) const;
     std::vector<std::uint8_t> m_gridNeeded;   // grid points some tracer interpolates from
     std::vector<std::uint8_t> m_gridMissing;  // corners of final tracer cells the mask missed
     std::vector<std::uint8_t> m_gridCells;    // cells of the next grid holding a predicted tracer

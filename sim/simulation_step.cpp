@@ -133,7 +133,7 @@ std::string Simulation::StageVelocity(StepContext& c) {
             Aabb box = m_tracerBounds;
             box.Grow(ExternalTracerBox(reach, 0));
             m_velocityGrid = TracerGrid(c.vortonBox, box);
-            m_gridNeeded.assign(m_velocityGrid.PointCount(), 1);
+            MarkNeeded(m_velocityGrid, m_tracers.position, 2.0f * float(m_externalStepsBehind) * reach);
             EvaluateGridPoints(m_velocityGrid, m_gridNeeded, m_gridPacked0);
         } else if (c.tracers > 0) {
             MarkNeeded(m_velocityGrid, m_tracers.position);

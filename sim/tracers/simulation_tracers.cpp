@@ -45,12 +45,59 @@ std::size_t Simulation::WholeLevelPoints(const NestedGrid& grid) const {
     return SolvesOnItsGrid(m_activeSolver) && m_clusterCell == 0.0f ? grid.LevelPointCount() : 0;
 }
 
-void Simulation::SetExternalTracers(const Aabb& box, int stepsBehind) {
+void Simulation::SetExternalTracers(const Aabb& box, int stepsBehind, const NestedGrid* cellsGrid,
+                                    std::span<const std::uint8_t> cells) {
     // The first time, the cached grid covers only the own tracers: build it anew.
     if (!m_externalTracers) m_cacheValid = false;
     m_externalTracers = true;
     m_externalBox = box;
     m_externalStepsBehind = std::clamp(stepsBehind, 0, 1 << 20);
+    m_externalCells.clear();
+    // Cells name where tracers are only within the grid: one beyond its coarsest level (it
+    // outran the reach) is known by its box alone, and then every point is evaluated.
+    const bool covered = cellsGrid != nullptr && (box.Empty() || cellsGrid->LevelsToCover(box) <= cellsGrid->levels);
+    if (covered && cells.size() == cellsGrid->PointCount()) {
+        m_externalCellsGrid = *cellsGrid;
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            if (cells[c]) m_externalCells.push_back(c);
+        }
+    }
+}
+
+void Simulation::MarkExternalCells(const NestedGrid& grid, float grow, std::span<std::uint8_t> cells) const {
+    // A point belongs to the finest level whose box holds it, so the cells a box of points
+    // can fall in are those it overlaps on each level, from level 0 out to the first level
+    // whose next finer one holds the whole box. Beyond the coarsest level, points take its
+    // boundary cells (clamped, as the sampler clamps).
+    const NestedGrid& source = m_externalCellsGrid;
+    const glm::ivec3 n = grid.base.points;
+    const std::size_t sy = std::size_t(n.x), sz = sy * std::size_t(n.y), perLevel = grid.LevelPointCount();
+    std::vector<GridGeometry> levels;
+    for (int l = 0; l < grid.levels; ++l) levels.push_back(grid.Level(l));
+    ParallelFor(m_externalCells.size(), [&](std::size_t e) {
+        const std::size_t index = m_externalCells[e];
+        const int sourceLevel = int(index / source.LevelPointCount());
+        const glm::vec3 lower = source.Position(index);
+        const glm::vec3 size = source.base.spacing * std::ldexp(1.0f, sourceLevel);
+        const glm::vec3 lo = lower - glm::vec3(grow), hi = lower + size + glm::vec3(grow);
+        for (int l = 0; l < grid.levels; ++l) {
+            if (l > 0) {
+                const GridGeometry& finer = levels[std::size_t(l - 1)];
+                if (glm::all(glm::greaterThanEqual(lo, finer.origin)) && glm::all(glm::lessThanEqual(hi, finer.Max()))) break;
+            }
+            const GridGeometry& g = levels[std::size_t(l)];
+            const glm::ivec3 top = n - 2;
+            const glm::ivec3 first = glm::clamp(glm::ivec3(glm::floor((lo - g.origin) / g.spacing)), glm::ivec3(0), top);
+            const glm::ivec3 last = glm::clamp(glm::ivec3(glm::floor((hi - g.origin) / g.spacing)), glm::ivec3(0), top);
+            for (int k = first.z; k <= last.z; ++k) {
+                for (int j = first.y; j <= last.y; ++j) {
+                    for (int i = first.x; i <= last.x; ++i) {
+                        MarkByte(cells[std::size_t(l) * perLevel + std::size_t(i) + std::size_t(j) * sy + std::size_t(k) * sz]);
+                    }
+                }
+            }
+        }
+    });
 }
 
 Aabb Simulation::ExternalTracerBox(float reach, int extraSteps) const {
@@ -59,7 +106,7 @@ Aabb Simulation::ExternalTracerBox(float reach, int extraSteps) const {
     return Aabb{m_externalBox.min - glm::vec3(grow), m_externalBox.max + glm::vec3(grow)};
 }
 
-void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points) {
+void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> points, float externalGrow) {
     // Only the corners of cells that hold a tracer are ever interpolated from;
     // much of every level is empty (two separated drops, a ring and its wake).
     // Every writer stores the same 1, so the mask does not depend on the order.
@@ -70,6 +117,13 @@ void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> p
         const std::size_t o = sampler.Cell(points[i], &f);
         MarkByte(m_gridMissing[o]);
     });
+    if (m_externalTracers) {
+        if (m_externalCells.empty()) {
+            m_gridNeeded.assign(grid.PointCount(), 1);
+            return;
+        }
+        MarkExternalCells(grid, externalGrow, m_gridMissing);
+    }
     ExpandCellMask(grid, m_gridMissing, m_gridNeeded, WholeLevelPoints(grid));
 }
 
@@ -179,9 +233,9 @@ void Simulation::PredictTracers(float dt) {
     if (!grown.Empty()) grown = Aabb{grown.min - glm::vec3(reach), grown.max + glm::vec3(reach)};
     grown.Grow(ExternalTracerBox(reach, 1));
     m_nextGrid = TracerGrid(BoundsOf(m_vortons.position), grown);
+    m_gridCells.assign(m_nextGrid.PointCount(), 0);
     if (nt > 0) {
         const NestedGridSampler sample0(m_velocityGrid), sample1(m_nextGrid);
-        m_gridCells.assign(m_nextGrid.PointCount(), 0);
         const glm::vec3 freeStream = p.freeStream;
         glm::vec3* position = m_tracers.position.data();
         glm::vec3* velocity = m_tracers.velocity.data();
@@ -200,10 +254,18 @@ void Simulation::PredictTracers(float dt) {
                 MarkByte(cells[o]);
             }
         });
-        ExpandCellMask(m_nextGrid, m_gridCells, m_gridNeeded, WholeLevelPoints(m_nextGrid));
     }
-    // Where the outside tracers are is not known: every point.
-    if (m_externalTracers) m_gridNeeded.assign(m_nextGrid.PointCount(), 1);
+    if (m_externalTracers) {
+        // Where the outside tracers are is known by their cells at the box's time, or not at
+        // all (every point). Twice the reach: their corrector also samples this grid's
+        // values, which may be faster than the last grid's, and the next step starts from it.
+        if (m_externalCells.empty()) {
+            m_gridNeeded.assign(m_nextGrid.PointCount(), 1);
+            return;
+        }
+        MarkExternalCells(m_nextGrid, 2.0f * float(m_externalStepsBehind + 1) * reach, m_gridCells);
+    }
+    ExpandCellMask(m_nextGrid, m_gridCells, m_gridNeeded, WholeLevelPoints(m_nextGrid));
 }
 
 Simulation::TracerPass Simulation::CorrectTracers(float dt) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -176,24 +177,28 @@ TEST_F(GpuTracerTest, GridsAreReusedBySerial) {
 }
 
 // Tracers that live on the GPU only (Simulation::SetExternalTracers): the simulation keeps
-// none, evaluates its tracers' grids at every point of the box the GPU reports after each
-// step, and the GPU moves the tracers on them. Over 100 steps they stay where the same
-// simulation with its own tracers moves them: the grid values at the tracers' cells are the
-// same evaluations, so on llvmpipe the bits agree. Elsewhere the round-off of one step (see
-// above) may grow along the flow's stretching over the steps; 10⁻⁵ m is 1/800 of the dye
-// drop's vorton spacing. Cases: the dye drop (1 s) with its dye in the vortons' grid (level
-// 0); the same with a quarter of the tracers moved out to 1–4 times the drop's size, where
-// coarser levels hold them and the solver's far field fills those levels; and two scenes whose
-// spheres push tracers back out (the ball sinking through the layers, the spinning ball).
+// none, evaluates its tracers' grids where the GPU reports them after each step, and the GPU
+// moves the tracers on them. Over 100 steps they stay where the same simulation with its own
+// tracers moves them: the grid values at the tracers' cells are the same evaluations, so on
+// llvmpipe the bits agree. Elsewhere the round-off of one step (see above) may grow along the
+// flow's stretching over the steps; 10⁻⁵ m is 1/800 of the dye drop's vorton spacing. Each
+// case twice: the simulation told only the GPU tracers' box (every point of its grids
+// evaluated), and told the cells they ended in too (as the demo does). Cases: the dye drop
+// (1 s) with its dye in the vortons' grid (level 0); the same with a quarter of the tracers
+// moved out to 1–4 times the drop's size, where coarser levels hold them and the solver's far
+// field fills those levels; and two scenes whose spheres push tracers back out (the ball
+// sinking through the layers, the spinning ball).
 struct OutsideCase {
     const char* scene;
     bool far;
 };
 
 TEST_F(GpuTracerTest, TracersOnTheGpuOnlyFollowTheSimulationsOwn) {
+    std::map<std::string, std::size_t> boxPoints;  // solver points asked knowing only the box
+    for (const bool cells : {false, true})
     for (const OutsideCase& c : {OutsideCase{"dye_drop", false}, OutsideCase{"dye_drop", true},
                                  OutsideCase{"stratified_ball", false}, OutsideCase{"spinning_ball", false}}) {
-        const std::string name = std::string(c.scene) + (c.far ? "_far" : "");
+        const std::string name = std::string(c.scene) + (c.far ? "_far" : "") + (cells ? "_cells" : "_box");
         SceneSetup setup = test::LoadSetup(c.scene);
         setup.params.vortonCount = std::min(setup.params.vortonCount, 2000);
         setup.params.tracerCount = 40000;
@@ -222,19 +227,30 @@ TEST_F(GpuTracerTest, TracersOnTheGpuOnlyFollowTheSimulationsOwn) {
             ASSERT_TRUE(test::RunSteps(own, 1).ok) << name;
             ASSERT_TRUE(test::RunSteps(outside, 1).ok) << name;
             m_tracers->Step(outside.LastStepStartGrid(), outside.CurrentTracerGrid(), setup.params.freeStream,
-                            setup.params.dt, Spheres(outside));
+                            setup.params.dt, Spheres(outside), cells);
             const render::GpuTracerStats stats = m_tracers->ReadStats();
             ASSERT_EQ(stats.nonFinite, 0u) << name;
-            outside.SetExternalTracers(stats.box, 0);
-            solverPoints = std::max(solverPoints, outside.LastStepWork().solverPoints);
-            ownSolverPoints = std::max(ownSolverPoints, own.LastStepWork().solverPoints);
+            std::vector<std::uint8_t> occupied;
+            m_tracers->ReadOccupiedCells(occupied);
+            const NestedGrid grid = outside.CurrentTracerGrid().grid;
+            outside.SetExternalTracers(stats.box, 0, cells ? &grid : nullptr, occupied);
+            solverPoints += outside.LastStepWork().solverPoints;
+            ownSolverPoints += own.LastStepWork().solverPoints;
             levels = std::max(levels, outside.VelocityGrid().levels);
         }
         EXPECT_EQ(outside.GetTracers().Size(), 0u);
-        // The far tracers are on coarser levels, which the solver filled.
+        // The far tracers are on coarser levels, which the solver filled: knowing only the
+        // box, at every point; knowing the cells, at those within twice the reach of a cell
+        // that held a tracer, fewer (the own tracers' masks, exact, fewer still).
         if (c.far) {
             EXPECT_GE(levels, 2);
             EXPECT_GT(solverPoints, 0u);
+        }
+        const std::string caseName = std::string(c.scene) + (c.far ? "_far" : "");
+        if (!cells) boxPoints[caseName] = solverPoints;
+        if (cells && boxPoints[caseName] > 0) {
+            EXPECT_LT(solverPoints, boxPoints[caseName]) << name;
+            EXPECT_GE(solverPoints, ownSolverPoints) << name;
         }
         // The vortons and bodies never see the tracers.
         EXPECT_EQ(test::HashVector(own.GetVortons().position), test::HashVector(outside.GetVortons().position)) << name;
@@ -286,19 +302,27 @@ public:
         request.gpuTracers = m_gpu;
         request.gpuTracerBox = m_box;
         request.gpuTracerBoxStep = m_boxStep;
+        request.gpuTracerCellsGrid = m_cellsGrid;
+        request.gpuTracerCells = &m_cells;
         std::vector<std::string> errors;
         m_worker.Sync(request, m_front, errors);
         EXPECT_TRUE(errors.empty()) << errors.front();
         bool stepped = false;
-        for (const GpuTracerCommand& command : m_front.gpuCommands) {
-            if (ApplyGpuTracerCommand(*m_tracers, command)) {
+        const int last = LastGpuStep(m_front.gpuCommands);
+        for (std::size_t i = 0; i < m_front.gpuCommands.size(); ++i) {
+            const GpuTracerCommand& command = m_front.gpuCommands[i];
+            if (ApplyGpuTracerCommand(*m_tracers, command, int(i) == last)) {
                 stepped = true;
                 m_boxStep = command.step;
+                m_cellsGrid = command.grid1;
             }
             Keep(command);
         }
         m_front.gpuCommands.clear();
-        if (stepped) m_box = m_tracers->ReadStats().box;
+        if (stepped) {
+            m_box = m_tracers->ReadStats().box;
+            m_tracers->ReadOccupiedCells(m_cells);
+        }
     }
     std::vector<glm::vec3> Positions() const {
         if (!m_front.tracersOnGpu) return m_front.tracerPositions;
@@ -337,6 +361,8 @@ private:
     SimSnapshot m_front;
     Aabb m_box;
     std::int64_t m_boxStep = -1;
+    NestedGrid m_cellsGrid;
+    std::vector<std::uint8_t> m_cells;
 };
 
 TEST_F(GpuTracerTest, WorkerMovesItsTracersOnTheGpuAsOnTheCpu) {
