@@ -226,6 +226,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     request.gpuTracers = WantGpuTracers();
     request.gpuTracerBox = m_gpuBox;
     request.gpuTracerBoxStep = m_gpuBoxStep;
+    request.gpuTracerBoxCommand = m_gpuBoxCommand;
     request.gpuTracerCellsGrid = m_gpuCellsGrid;
     request.gpuTracerCells = &m_gpuCells;
     request.gpuKept = &m_gpuKept;
@@ -293,6 +294,7 @@ void DemoApp::ApplyGpuCommands() {
         if (ApplyGpuTracerCommand(*m_gpuTracers, command, int(i) == last)) {
             stepped = true;
             m_gpuBoxStep = command.step;
+            m_gpuBoxCommand = command.id;
             m_gpuCellsGrid = command.grid1;
             ++m_gpuSteps;
         }
@@ -315,7 +317,7 @@ void DemoApp::ApplyGpuCommands() {
 
 void DemoApp::KeepGpuTracers(const GpuTracerCommand& command) {
     if (!command.keep) return;
-    KeptGpuTracers kept{command.step, {}};
+    KeptGpuTracers kept{command.id, {}};
     m_gpuTracers->ReadPositions(kept.positions);
     m_gpuKept.push_back(std::move(kept));
 }

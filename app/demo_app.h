@@ -263,6 +263,7 @@ private:
     bool m_useGpuTracers = false;  ///< the tracers go to the GPU where the scene allows (the panel's switch)
     Aabb m_gpuBox;                 ///< the GPU tracers' bounds after step m_gpuBoxStep, m
     std::int64_t m_gpuBoxStep = -1;
+    std::uint64_t m_gpuBoxCommand = 0;     ///< the worker's id for that step
     NestedGrid m_gpuCellsGrid;             ///< the end grid of step m_gpuBoxStep
     std::vector<std::uint8_t> m_gpuCells;  ///< its cells that hold a GPU tracer then
     std::vector<KeptGpuTracers> m_gpuKept;  ///< positions after kept steps, for the next request

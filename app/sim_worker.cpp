@@ -104,6 +104,7 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
     if (request.gpuTracerBoxStep >= 0) {
         m_pending.gpuTracerBox = request.gpuTracerBox;
         m_pending.gpuTracerBoxStep = request.gpuTracerBoxStep;
+        m_pending.gpuTracerBoxCommand = request.gpuTracerBoxCommand;
         m_pending.gpuTracerCells.clear();
         if (request.gpuTracerCells) {
             m_pending.gpuTracerCellsGrid = request.gpuTracerCellsGrid;
@@ -220,7 +221,10 @@ void SimWorker::HandTracersToGpu(bool replace) {
     Tracers& tracers = m_sim->MutableTracers();
     GpuTracerCommand command;
     command.kind = replace ? GpuTracerCommand::Kind::Replace : GpuTracerCommand::Kind::Append;
+    command.id = ++m_gpuCommands;
     command.step = m_sim->StepCount();
+    // The frame loop's reports of earlier steps do not know these tracers.
+    m_gpuFeedbackFrom = command.id;
     Aabb box = BoundsOf(tracers.position);
     if (replace) {
         m_gpuGroups = tracers.group;
@@ -239,6 +243,7 @@ void SimWorker::QueueGpuStep() {
     const TracerGridView start = m_sim->LastStepStartGrid(), end = m_sim->CurrentTracerGrid();
     GpuTracerCommand command;
     command.kind = GpuTracerCommand::Kind::Step;
+    command.id = ++m_gpuCommands;
     command.step = m_sim->StepCount();
     command.grid0 = start.grid;
     command.serial0 = start.serial;
@@ -320,7 +325,7 @@ void SimWorker::Loop() {
 
 bool SimWorker::Apply(Pending& work) {
     bool changed = false;
-    for (KeptGpuTracers& kept : work.gpuKept) m_rewind.AttachGpuTracers(kept.step, std::move(kept.positions));
+    for (KeptGpuTracers& kept : work.gpuKept) m_rewind.AttachGpuTracers(kept.command, std::move(kept.positions));
     bool reseeded = work.newScene || work.newSim || work.reset;  // the tracers seeded anew
     if (work.newScene) {
         // Seeding uses the arena like a step does.
@@ -412,7 +417,7 @@ bool SimWorker::Apply(Pending& work) {
         m_gpuMode = true;
         changed = true;
     }
-    if (m_gpuMode && work.gpuTracerBoxStep >= 0) {
+    if (m_gpuMode && work.gpuTracerBoxStep >= 0 && work.gpuTracerBoxCommand > m_gpuFeedbackFrom) {
         m_gpuBox = work.gpuTracerBox;
         const int behind = int(std::max<std::int64_t>(0, m_sim->StepCount() - work.gpuTracerBoxStep));
         m_sim->SetExternalTracers(m_gpuBox, behind, &work.gpuTracerCellsGrid, work.gpuTracerCells);
@@ -476,6 +481,7 @@ void SimWorker::KeepRewindState() {
             return;  // (a state right after a hand-over: the next step's is kept instead)
         }
         m_gpuOut.back().keep = true;
+        entry.gpuCommand = m_gpuOut.back().id;
         entry.gpuGroups = m_gpuGroups;
         entry.awaitingGpu = true;
     }

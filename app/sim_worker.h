@@ -64,6 +64,7 @@ struct GpuTracerCommand {
         Step,     ///< one Heun step of the simulation's step that ended at `step`
     };
     Kind kind = Kind::Step;
+    std::uint64_t id = 0;              ///< counts the worker's commands from 1 (never reused)
     std::int64_t step = 0;             ///< the simulation's StepCount() once this is done
     std::vector<glm::vec3> positions;  ///< Replace, Append: m
     /// Step: the grids the step started and ended on (Simulation::LastStepStartGrid and
@@ -81,7 +82,7 @@ struct GpuTracerCommand {
 
 /// The GPU tracers' positions after a step whose state the worker kept (GpuTracerCommand::keep).
 struct KeptGpuTracers {
-    std::int64_t step = 0;
+    std::uint64_t command = 0;  ///< GpuTracerCommand::id of the step
     std::vector<glm::vec3> positions;  ///< m
 };
 
@@ -187,6 +188,7 @@ public:
         /// where they are (Simulation::SetExternalTracers).
         Aabb gpuTracerBox;
         std::int64_t gpuTracerBoxStep = -1;
+        std::uint64_t gpuTracerBoxCommand = 0;  ///< GpuTracerCommand::id of that step
         NestedGrid gpuTracerCellsGrid;
         std::vector<std::uint8_t>* gpuTracerCells = nullptr;
         /// The positions after the kept steps since the last request (moved from).
@@ -251,6 +253,7 @@ private:
         std::vector<std::uint8_t> gpuTracerCells;
         Aabb gpuTracerBox;
         std::int64_t gpuTracerBoxStep = -1;
+        std::uint64_t gpuTracerBoxCommand = 0;
         bool Any() const;
     };
 
@@ -304,6 +307,8 @@ private:
     std::vector<std::uint16_t> m_gpuGroups;
     Aabb m_gpuBox;
     std::vector<GpuTracerCommand> m_gpuOut;
+    std::uint64_t m_gpuCommands = 0;      // ids given so far
+    std::uint64_t m_gpuFeedbackFrom = 0;  // the last Replace or Append: reports of steps before it are stale
     std::uint64_t m_lastGridSerial = 0;  // the last Step command's grid1, shared with the next
     std::shared_ptr<const std::vector<GridSampler::Float4>> m_lastGridValues;
 

@@ -38,9 +38,9 @@ void RewindRing::Trim() {
     }
 }
 
-void RewindRing::AttachGpuTracers(std::int64_t step, std::vector<glm::vec3> positions) {
+void RewindRing::AttachGpuTracers(std::uint64_t command, std::vector<glm::vec3> positions) {
     for (Entry& e : m_entries) {
-        if (e.step != step || !e.awaitingGpu) continue;
+        if (e.gpuCommand != command || !e.awaitingGpu) continue;
         m_bytes -= e.Bytes();
         e.gpuPositions = std::move(positions);
         e.awaitingGpu = false;

@@ -26,6 +26,7 @@ public:
         /// arrive later (AttachGpuTracers; until then the entry is not offered), and groups.
         std::vector<glm::vec3> gpuPositions;
         std::vector<std::uint16_t> gpuGroups;
+        std::uint64_t gpuCommand = 0;  ///< the worker's id for the step whose positions these are
         bool awaitingGpu = false;
         std::size_t Bytes() const {
             return state.size() + gpuPositions.size() * sizeof(glm::vec3) + gpuGroups.size() * sizeof(std::uint16_t);
@@ -49,8 +50,8 @@ public:
     void Push(Entry entry);
     /// The newest complete entry (not awaiting its GPU tracers) at or before `time`, if any.
     const Entry* AtOrBefore(double time) const;
-    /// The GPU tracers' positions for the entry of `step`, if it still awaits them.
-    void AttachGpuTracers(std::int64_t step, std::vector<glm::vec3> positions);
+    /// The GPU tracers' positions for the entry that awaits those of the worker's `command`.
+    void AttachGpuTracers(std::uint64_t command, std::vector<glm::vec3> positions);
     /// Drops the entries after `step` (a rewind: what followed is no longer this run's future).
     void TruncateAfter(std::int64_t step);
 

@@ -302,6 +302,7 @@ public:
         request.gpuTracers = m_gpu;
         request.gpuTracerBox = m_box;
         request.gpuTracerBoxStep = m_boxStep;
+        request.gpuTracerBoxCommand = m_boxCommand;
         request.gpuTracerCellsGrid = m_cellsGrid;
         request.gpuTracerCells = &m_cells;
         std::vector<std::string> errors;
@@ -314,6 +315,7 @@ public:
             if (ApplyGpuTracerCommand(*m_tracers, command, int(i) == last)) {
                 stepped = true;
                 m_boxStep = command.step;
+                m_boxCommand = command.id;
                 m_cellsGrid = command.grid1;
             }
             Keep(command);
@@ -346,11 +348,17 @@ public:
     }
     const SimSnapshot& Front() const { return m_front; }
     void SetGpu(bool gpu) { m_gpu = gpu; }
+    /// Makes the next report say the tracers were in one far corner cell of the last grid:
+    /// a report of a step before a reset must not be believed (the worker's command ids).
+    void CorruptReport() {
+        std::fill(m_cells.begin(), m_cells.end(), std::uint8_t(0));
+        if (!m_cells.empty()) m_cells.back() = 1;
+    }
 
 private:
     void Keep(const GpuTracerCommand& command) {
         if (!command.keep) return;
-        KeptGpuTracers kept{command.step, {}};
+        KeptGpuTracers kept{command.id, {}};
         m_tracers->ReadPositions(kept.positions);
         m_kept.push_back(std::move(kept));
     }
@@ -361,6 +369,7 @@ private:
     SimSnapshot m_front;
     Aabb m_box;
     std::int64_t m_boxStep = -1;
+    std::uint64_t m_boxCommand = 0;
     NestedGrid m_cellsGrid;
     std::vector<std::uint8_t> m_cells;
 };
@@ -382,6 +391,7 @@ TEST_F(GpuTracerTest, WorkerMovesItsTracersOnTheGpuAsOnTheCpu) {
         EXPECT_EQ(cpu.Front().stepCount, gpu.Front().stepCount) << when;
     };
     for (int frame = 0; frame < 30; ++frame) {
+        if (frame == 20) gpu.CorruptReport();  // comes with the reset: to be ignored
         cpu.Frame(frame == 10 ? paint : std::vector<SimWorker::PaintCommand>{}, frame == 20);
         gpu.Frame(frame == 10 ? paint : std::vector<SimWorker::PaintCommand>{}, frame == 20);
         if (frame == 15) same("after the paint");
