@@ -93,6 +93,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
         auto gpu = render::GpuTracers::Create(DataDirectory() / "shaders");
         if (gpu) {
             app->m_gpuTracers = std::move(gpu.value());
+            app->m_gpuLink = std::make_unique<GpuTracerLink>(*app->m_gpuTracers);
             app->m_useGpuTracers = options.gpuTracers || !render::IsSoftwareRenderer();
         } else if (options.gpuTracers) {
             app->SetStatus(gpu.error() + "; the CPU moves the tracers", true);
@@ -224,12 +225,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     // Speed colours need the tracers' velocities, which only the CPU keeps.
     if (m_front.tracersOnGpu && !WantGpuTracers()) ReturnGpuTracers();
     request.gpuTracers = WantGpuTracers();
-    request.gpuTracerBox = m_gpuBox;
-    request.gpuTracerBoxStep = m_gpuBoxStep;
-    request.gpuTracerBoxCommand = m_gpuBoxCommand;
-    request.gpuTracerCellsGrid = m_gpuCellsGrid;
-    request.gpuTracerCells = &m_gpuCells;
-    request.gpuKept = &m_gpuKept;
+    if (m_gpuLink) m_gpuLink->FillRequest(request);
     request.run = canStep && !m_paused;
     request.singleStep = canStep && m_stepRequested;
     request.lockStep = lockStep;
@@ -281,60 +277,29 @@ bool DemoApp::WantGpuTracers() const {
 
 void DemoApp::ApplyGpuCommands() {
     std::vector<GpuTracerCommand>& commands = m_front.gpuCommands;
-    if (!m_gpuTracers) {
+    if (!m_gpuLink) {
         commands.clear();
         return;
     }
     const auto start = std::chrono::steady_clock::now();
-    bool stepped = false;
-    const int last = LastGpuStep(commands);
-    for (std::size_t i = 0; i < commands.size(); ++i) {
-        const GpuTracerCommand& command = commands[i];
-        // The last step's cells tell the simulation where the tracers are.
-        if (ApplyGpuTracerCommand(*m_gpuTracers, command, int(i) == last)) {
-            stepped = true;
-            m_gpuBoxStep = command.step;
-            m_gpuBoxCommand = command.id;
-            m_gpuCellsGrid = command.grid1;
-            ++m_gpuSteps;
-        }
-        KeepGpuTracers(command);
-    }
     const bool any = !commands.empty();
-    commands.clear();
-    if (stepped) {
-        const render::GpuTracerStats stats = m_gpuTracers->ReadStats();
-        m_gpuBox = stats.box;
-        m_gpuTracers->ReadOccupiedCells(m_gpuCells);
-        if (stats.nonFinite > 0) SetStatus(std::to_string(stats.nonFinite) + " GPU tracers left the finite numbers", true);
+    const GpuTracerLink::Applied applied = m_gpuLink->Apply(commands);
+    if (applied.stats.nonFinite > 0) {
+        SetStatus(std::to_string(applied.stats.nonFinite) + " GPU tracers left the finite numbers", true);
     }
     if (m_front.tracersOnGpu && (any || m_front.tracerPositions.size() != m_gpuTracers->Count())) {
         // The dye volume, the camera and the panel read them on the CPU.
         m_gpuTracers->ReadPositions(m_front.tracerPositions);
     }
-    if (stepped) m_gpuMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-void DemoApp::KeepGpuTracers(const GpuTracerCommand& command) {
-    if (!command.keep) return;
-    KeptGpuTracers kept{command.id, {}};
-    m_gpuTracers->ReadPositions(kept.positions);
-    m_gpuKept.push_back(std::move(kept));
+    if (applied.steps > 0) {
+        m_gpuSteps += applied.steps;
+        m_gpuMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
 }
 
 void DemoApp::ReturnGpuTracers() {
-    if (!m_gpuTracers) return;
-    const Status s = m_worker->ReturnGpuTracers([&](std::vector<GpuTracerCommand>& rest) {
-        for (const GpuTracerCommand& command : rest) {
-            ApplyGpuTracerCommand(*m_gpuTracers, command);
-            KeepGpuTracers(command);
-        }
-        std::vector<glm::vec3> positions;
-        m_gpuTracers->ReadPositions(positions);
-        return positions;
-    });
-    if (!s) SetStatus("GPU tracers: " + s.error(), true);
-    m_gpuBoxStep = -1;
+    if (!m_gpuLink) return;
+    if (const Status s = m_gpuLink->TakeBack(*m_worker); !s) SetStatus("GPU tracers: " + s.error(), true);
 }
 
 const SceneSetup& DemoApp::DrawnSetup() const {

@@ -25,6 +25,7 @@
 #include "app/platform/orbit_camera.h"
 #include "app/platform/recorder.h"
 #include "app/field_colours.h"
+#include "app/gpu_tracer_commands.h"
 #include "app/ui/edit_history.h"
 #include "app/ui/param_ui.h"
 #include "app/render_stats.h"
@@ -230,8 +231,6 @@ private:
     void ApplyGpuCommands();
     /// Hands the GPU's tracers back to the simulation (speed colours, a snapshot to save).
     void ReturnGpuTracers();
-    /// After a command the worker kept the state of: the positions, for the next request.
-    void KeepGpuTracers(const GpuTracerCommand& command);
     /// Whether the next request asks for the tracers on the GPU.
     bool WantGpuTracers() const;
     /// The toolbar, panel, hint, docks and overlays of a UI frame, as the view asks.
@@ -261,12 +260,7 @@ private:
     std::unique_ptr<render::Renderer> m_renderer;
     std::unique_ptr<render::GpuTracers> m_gpuTracers;  ///< on an OpenGL 4.3 context (not with --cpu-tracers)
     bool m_useGpuTracers = false;  ///< the tracers go to the GPU where the scene allows (the panel's switch)
-    Aabb m_gpuBox;                 ///< the GPU tracers' bounds after step m_gpuBoxStep, m
-    std::int64_t m_gpuBoxStep = -1;
-    std::uint64_t m_gpuBoxCommand = 0;     ///< the worker's id for that step
-    NestedGrid m_gpuCellsGrid;             ///< the end grid of step m_gpuBoxStep
-    std::vector<std::uint8_t> m_gpuCells;  ///< its cells that hold a GPU tracer then
-    std::vector<KeptGpuTracers> m_gpuKept;  ///< positions after kept steps, for the next request
+    std::unique_ptr<GpuTracerLink> m_gpuLink;  ///< with m_gpuTracers: the worker's commands to it
     std::int64_t m_gpuSteps = 0;  ///< steps the GPU moved the tracers
     double m_gpuMs = 0.0;         ///< their wall time with the read-backs, ms
     std::unique_ptr<platform::ImGuiLayer> m_imgui;

@@ -287,44 +287,30 @@ TEST_F(GpuTracerTest, TracersOnTheGpuOnlyFollowTheSimulationsOwn) {
 class GpuWorker {
 public:
     GpuWorker(const SceneSetup& setup, bool gpu, GpuTracers* tracers)
-        : m_worker(std::make_unique<Simulation>(setup), 2, RunOutputs{}, -1), m_gpu(gpu), m_tracers(tracers) {}
+        : m_worker(std::make_unique<Simulation>(setup), 2, RunOutputs{}, -1), m_gpu(gpu), m_tracers(tracers),
+          m_link(*tracers) {}
 
     void Frame(const std::vector<SimWorker::PaintCommand>& paints = {}, bool reset = false,
                std::optional<double> rewindTo = std::nullopt) {
         SimWorker::FrameRequest request;
         request.rewindTo = rewindTo;
-        request.gpuKept = &m_kept;
         request.threads = 2;
         request.run = true;
         request.lockStep = true;
         request.paints = paints;
         request.reset = reset;
         request.gpuTracers = m_gpu;
-        request.gpuTracerBox = m_box;
-        request.gpuTracerBoxStep = m_boxStep;
-        request.gpuTracerBoxCommand = m_boxCommand;
-        request.gpuTracerCellsGrid = m_cellsGrid;
-        request.gpuTracerCells = &m_cells;
+        m_link.FillRequest(request);
+        if (m_corrupt && request.gpuTracerCells) {
+            // The report says the tracers were in one far corner cell of the last grid.
+            std::fill(request.gpuTracerCells->begin(), request.gpuTracerCells->end(), std::uint8_t(0));
+            if (!request.gpuTracerCells->empty()) request.gpuTracerCells->back() = 1;
+            m_corrupt = false;
+        }
         std::vector<std::string> errors;
         m_worker.Sync(request, m_front, errors);
         EXPECT_TRUE(errors.empty()) << errors.front();
-        bool stepped = false;
-        const int last = LastGpuStep(m_front.gpuCommands);
-        for (std::size_t i = 0; i < m_front.gpuCommands.size(); ++i) {
-            const GpuTracerCommand& command = m_front.gpuCommands[i];
-            if (ApplyGpuTracerCommand(*m_tracers, command, int(i) == last)) {
-                stepped = true;
-                m_boxStep = command.step;
-                m_boxCommand = command.id;
-                m_cellsGrid = command.grid1;
-            }
-            Keep(command);
-        }
-        m_front.gpuCommands.clear();
-        if (stepped) {
-            m_box = m_tracers->ReadStats().box;
-            m_tracers->ReadOccupiedCells(m_cells);
-        }
+        m_link.Apply(m_front.gpuCommands);
     }
     std::vector<glm::vec3> Positions() const {
         if (!m_front.tracersOnGpu) return m_front.tracerPositions;
@@ -333,45 +319,22 @@ public:
         return positions;
     }
     void TakeBack() {
-        const Status s = m_worker.ReturnGpuTracers([&](std::vector<GpuTracerCommand>& rest) {
-            for (const GpuTracerCommand& command : rest) {
-                ApplyGpuTracerCommand(*m_tracers, command);
-                Keep(command);
-            }
-            std::vector<glm::vec3> positions;
-            m_tracers->ReadPositions(positions);
-            return positions;
-        });
+        const Status s = m_link.TakeBack(m_worker);
         EXPECT_TRUE(s.ok()) << s.error();
         m_gpu = false;
-        m_boxStep = -1;
     }
     const SimSnapshot& Front() const { return m_front; }
-    void SetGpu(bool gpu) { m_gpu = gpu; }
-    /// Makes the next report say the tracers were in one far corner cell of the last grid:
-    /// a report of a step before a reset must not be believed (the worker's command ids).
-    void CorruptReport() {
-        std::fill(m_cells.begin(), m_cells.end(), std::uint8_t(0));
-        if (!m_cells.empty()) m_cells.back() = 1;
-    }
+    /// The next report is false: a report of a step before a reset must not be believed
+    /// (the worker's command ids).
+    void CorruptReport() { m_corrupt = true; }
 
 private:
-    void Keep(const GpuTracerCommand& command) {
-        if (!command.keep) return;
-        KeptGpuTracers kept{command.id, {}};
-        m_tracers->ReadPositions(kept.positions);
-        m_kept.push_back(std::move(kept));
-    }
-    std::vector<KeptGpuTracers> m_kept;
     SimWorker m_worker;
     bool m_gpu;
     GpuTracers* m_tracers;
+    GpuTracerLink m_link;
     SimSnapshot m_front;
-    Aabb m_box;
-    std::int64_t m_boxStep = -1;
-    std::uint64_t m_boxCommand = 0;
-    NestedGrid m_cellsGrid;
-    std::vector<std::uint8_t> m_cells;
+    bool m_corrupt = false;
 };
 
 TEST_F(GpuTracerTest, WorkerMovesItsTracersOnTheGpuAsOnTheCpu) {
