@@ -340,7 +340,7 @@ void Simulation::RemeshVortons() {
         for (std::size_t b = 0; b < m_bodies.size(); ++b) {
             spheres.push_back({m_bodies[b].position, m_setup.bodies[b].radius, m_bodies[b].angularVelocity});
         }
-        ProjectSolenoidal(m_lattice, spheres, m_vortons);
+        m_internals->projection.Project(m_lattice, spheres, m_vortons);
     }
     m_cacheValid = false;
     ++m_remeshCount;

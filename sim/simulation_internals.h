@@ -8,6 +8,7 @@
 
 #include "sim/bodies/body_surface.h"
 #include "sim/particles/baroclinic.h"
+#include "sim/particles/projection.h"
 #include "sim/particles/pse.h"
 #include "sim/particles/stratification.h"
 #include "sim/simulation.h"
@@ -21,6 +22,8 @@ struct Simulation::Internals {
     std::array<std::unique_ptr<VelocitySolver>, 3> solvers[2];
     ParticleStrengthExchange pse;
     BaroclinicGenerator baroclinicGenerator;
+    /// The remesh's solenoidal projection (its plans and buffers kept).
+    SolenoidalProjection projection;
     /// The ambient profile of the layer groups (docs/METHOD.md §2).
     StratifiedProfile profile;
     /// Per body: its surface points and image sources, the image flow of the

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <mutex>
 #include <numbers>
 #include <utility>
 #include <vector>
@@ -14,8 +13,6 @@
 #include <fftw3.h>
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include "sim/solvers/grid_solver_fft.h"
 
@@ -23,9 +20,9 @@ namespace vorton {
 
 namespace {
 
-/// Index of lattice point i (relative to the box's low corner) in a real array of size n (x slowest).
-std::size_t RealIndex(glm::ivec3 i, glm::ivec3 n) {
-    return (std::size_t(i.x) * std::size_t(n.y) + std::size_t(i.y)) * std::size_t(n.z) + std::size_t(i.z);
+/// Index of box point i in an x-fastest array of size n.
+std::size_t BoxIndex(glm::ivec3 i, glm::ivec3 n) {
+    return (std::size_t(i.z) * std::size_t(n.y) + std::size_t(i.y)) * std::size_t(n.x) + std::size_t(i.x);
 }
 
 /// The lattice indices of the box around a sphere: [first, second].
@@ -35,9 +32,10 @@ std::pair<glm::ivec3, glm::ivec3> SphereBox(const Lattice& lattice, const Projec
             glm::ivec3(glm::ceil((s.center + s.radius - lattice.origin) / h))};
 }
 
-/// The lattice points strictly inside a sphere, relative to the box's low corner lo.
+/// The lattice points strictly inside a sphere, within [lo, hi], relative to `origin` (a lattice index).
 template <typename Visit>
-void ForPointsInside(const Lattice& lattice, const ProjectionSphere& s, glm::ivec3 lo, glm::ivec3 hi, Visit&& visit) {
+void ForPointsInside(const Lattice& lattice, const ProjectionSphere& s, glm::ivec3 lo, glm::ivec3 hi,
+                     glm::ivec3 origin, Visit&& visit) {
     const float h = lattice.spacing;
     const auto [s0, s1] = SphereBox(lattice, s);
     const glm::ivec3 i0 = glm::max(s0, lo), i1 = glm::min(s1, hi);
@@ -45,7 +43,7 @@ void ForPointsInside(const Lattice& lattice, const ProjectionSphere& s, glm::ive
         for (int b = i0.y; b <= i1.y; ++b) {
             for (int c = i0.z; c <= i1.z; ++c) {
                 const glm::ivec3 i(a, b, c);
-                if (glm::length(lattice.origin + h * glm::vec3(i) - s.center) < s.radius) visit(i - lo);
+                if (glm::length(lattice.origin + h * glm::vec3(i) - s.center) < s.radius) visit(i - origin);
             }
         }
     }
@@ -53,8 +51,26 @@ void ForPointsInside(const Lattice& lattice, const ProjectionSphere& s, glm::ive
 
 }  // namespace
 
+struct SolenoidalProjection::Buffers {
+    LineFft fft;
+    std::vector<float> field[3];        // the occupied box plus a zero layer, x fastest
+    std::vector<Complex> spectrum[3];   // (N.x/2 + 1) × N.y × the box's z planes
+    std::vector<glm::ivec3> index;      // each vorton's lattice point
+    std::vector<std::uint8_t> on;       // 1: the vorton sits on the lattice
+    std::vector<float> sines[3];        // k̃ = sin(2π m / N) per axis
+};
+
+SolenoidalProjection::SolenoidalProjection() : m_buffers(std::make_unique<Buffers>()) {}
+SolenoidalProjection::~SolenoidalProjection() = default;
+
 void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere> spheres, Vortons& vortons,
                        ProjectionReport* report) {
+    SolenoidalProjection().Project(lattice, spheres, vortons, report);
+}
+
+void SolenoidalProjection::Project(const Lattice& lattice, std::span<const ProjectionSphere> spheres,
+                                   Vortons& vortons, ProjectionReport* report) {
+    Buffers& buf = *m_buffers;
     ProjectionReport out;
     const float h = lattice.spacing;
     const std::size_t n = vortons.Size();
@@ -63,15 +79,15 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
 
     // The vortons on the lattice, and the box they and the spheres occupy.
     constexpr float kOnLattice = 1.0e-2f;  // lattice units: a remesh leaves them at round-off from the points
-    std::vector<glm::ivec3> index(n);
-    std::vector<std::uint8_t> on(n, 0);
+    buf.index.resize(n);
+    buf.on.assign(n, 0);
     glm::ivec3 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());
     for (std::size_t k = 0; k < n; ++k) {
         const glm::vec3 u = (vortons.position[k] - lattice.origin) / h;
         const glm::ivec3 i(glm::round(u));
         if (glm::length(u - glm::vec3(i)) > kOnLattice) continue;
-        on[k] = 1;
-        index[k] = i;
+        buf.on[k] = 1;
+        buf.index[k] = i;
         lo = glm::min(lo, i);
         hi = glm::max(hi, i);
         ++out.projected;
@@ -91,10 +107,10 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
     spheres = near;
     const glm::ivec3 extent = hi - lo + 1;
     glm::ivec3 size;
-    // The lengths FFTW runs fastest (z, the contiguous axis, is the real one);
+    // The lengths FFTW runs fastest (x, the contiguous axis, is the real one);
     // the smallest ones if those would pass the cap.
     const auto volume = [](glm::ivec3 s) { return std::size_t(s.x) * std::size_t(s.y) * std::size_t(s.z); };
-    for (int c = 0; c < 3; ++c) size[c] = GridFftSize(2 * extent[c] + 2, c == 2 ? FftLine::kRealToComplex : FftLine::kComplex);
+    for (int c = 0; c < 3; ++c) size[c] = GridFftSize(2 * extent[c] + 2, c == 0 ? FftLine::kRealToComplex : FftLine::kComplex);
     if (volume(size) > kMaxProjectionPoints) {
         for (int c = 0; c < 3; ++c) size[c] = FftSize(2 * extent[c] + 2);
     }
@@ -105,39 +121,37 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
         if (report) *report = out;
         return;
     }
-    const int nzc = size.z / 2 + 1;
-    const std::size_t modes = std::size_t(size.x) * std::size_t(size.y) * std::size_t(nzc);
 
-    AlignedVector<float> field[3];
-    AlignedVector<Complex> spectrum[3];
-    for (int c = 0; c < 3; ++c) {
-        field[c].assign(points, 0.0f);
-        spectrum[c].assign(modes, Complex(0.0f));
-    }
+    // The field on the occupied box with a zero layer either side (box point
+    // b is lattice point lo − 1 + b, and FFT point b; the rest of the FFT box
+    // is zero).
+    const glm::ivec3 box = extent + 2, origin = lo - 1;
+    for (auto& f : buf.field) f.assign(volume(box), 0.0f);
     for (std::size_t k = 0; k < n; ++k) {
-        if (!on[k]) continue;
-        const std::size_t o = RealIndex(index[k] - lo, size);
-        for (int c = 0; c < 3; ++c) field[c][o] = vortons.vorticity[k][c];
+        if (!buf.on[k]) continue;
+        const std::size_t o = BoxIndex(buf.index[k] - origin, box);
+        for (int c = 0; c < 3; ++c) buf.field[c][o] = vortons.vorticity[k][c];
     }
     for (const ProjectionSphere& s : spheres) {
-        ForPointsInside(lattice, s, lo, hi, [&](glm::ivec3 i) {
-            const std::size_t o = RealIndex(i, size);
-            for (int c = 0; c < 3; ++c) field[c][o] += 2.0f * s.angularVelocity[c];
+        ForPointsInside(lattice, s, lo, hi, origin, [&](glm::ivec3 i) {
+            const std::size_t o = BoxIndex(i, box);
+            for (int c = 0; c < 3; ++c) buf.field[c][o] += 2.0f * s.angularVelocity[c];
         });
     }
 
-    // How far from solenoidal, by central differences over the occupied box
-    // (one beyond it): for the report only, so not measured without one.
+    // How far from solenoidal, by central differences at the occupied box's
+    // points: for the report only, so not measured without one.
     if (report) {
         double divergence = 0.0, diagonal = 0.0;
-        const glm::ivec3 step(size.y * size.z, size.z, 1);
-        for (int a = 1; a <= extent.x; ++a) {
+        const std::ptrdiff_t sx = 1, sy = box.x, sz = std::ptrdiff_t(box.x) * box.y;
+        const float *fx = buf.field[0].data(), *fy = buf.field[1].data(), *fz = buf.field[2].data();
+        for (int c = 1; c <= extent.z; ++c) {
             for (int b = 1; b <= extent.y; ++b) {
-                for (int c = 1; c <= extent.z; ++c) {
-                    const std::size_t o = RealIndex({a, b, c}, size);
-                    const float dx = field[0][o + step.x] - field[0][o - step.x];
-                    const float dy = field[1][o + step.y] - field[1][o - step.y];
-                    const float dz = field[2][o + step.z] - field[2][o - step.z];
+                for (int a = 1; a <= extent.x; ++a) {
+                    const std::ptrdiff_t o = std::ptrdiff_t(BoxIndex({a, b, c}, box));
+                    const float dx = fx[o + sx] - fx[o - sx];
+                    const float dy = fy[o + sy] - fy[o - sy];
+                    const float dz = fz[o + sz] - fz[o - sz];
                     divergence += std::abs(double(dx) + dy + dz);
                     diagonal += std::abs(double(dx)) + std::abs(double(dy)) + std::abs(double(dz));
                 }
@@ -146,71 +160,79 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
         out.divergenceBefore = diagonal > 0.0 ? divergence / diagonal : 0.0;
     }
 
-    fftwf_plan forward[3], inverse[3];
-    {
-        std::lock_guard lock(PlannerMutex());
+    LineFft& fft = buf.fft;
+    if (fft.size != size) {
+        fft.MakePlans(size);
+        const float twoPi = 2.0f * std::numbers::pi_v<float>;
         for (int c = 0; c < 3; ++c) {
-            forward[c] = fftwf_plan_dft_r2c_3d(size.x, size.y, size.z, field[c].data(), AsFftw(spectrum[c].data()),
-                                               FFTW_ESTIMATE);
-            inverse[c] = fftwf_plan_dft_c2r_3d(size.x, size.y, size.z, AsFftw(spectrum[c].data()), field[c].data(),
-                                               FFTW_ESTIMATE);
-            if (!forward[c] || !inverse[c]) std::abort();  // only on invalid arguments: a programming error
+            buf.sines[c].resize(std::size_t(size[c]));
+            for (int m = 0; m < size[c]; ++m) buf.sines[c][std::size_t(m)] = std::sin(twoPi * float(m) / float(size[c]));
         }
     }
-    // The three components' transforms run side by side: each is one serial FFTW plan on its own arrays.
-    const auto execute = [](fftwf_plan (&plans)[3]) {
-        tbb::parallel_for(0, 3, [&](int c) { fftwf_execute(plans[c]); });
-    };
-    execute(forward);
+    const int nxc = fft.nxc;
+    for (auto& spectrum : buf.spectrum) spectrum.resize(std::size_t(nxc) * size.y * box.z);
+    Complex* const spectra[3] = {buf.spectrum[0].data(), buf.spectrum[1].data(), buf.spectrum[2].data()};
 
-    // ω̂ ← ω̂ − k̃ (k̃·ω̂) / |k̃|², k̃ = sin(2π m / N) per axis (central differences; h cancels).
-    // The modes where k̃ vanishes (the mean, and Nyquist along an axis) carry no central-difference divergence.
-    const float twoPi = 2.0f * std::numbers::pi_v<float>;
-    std::vector<float> sines[3];
-    for (int c = 0; c < 3; ++c) {
-        sines[c].resize(std::size_t(size[c]));
-        for (int m = 0; m < size[c]; ++m) sines[c][std::size_t(m)] = std::sin(twoPi * float(m) / float(size[c]));
-    }
-    tbb::parallel_for(tbb::blocked_range<int>(0, size.x), [&](const tbb::blocked_range<int>& r) {
-        for (int a = r.begin(); a != r.end(); ++a) {
-            for (int b = 0; b < size.y; ++b) {
-                for (int c = 0; c < nzc; ++c) {
-                    const float kx = sines[0][std::size_t(a)], ky = sines[1][std::size_t(b)],
-                                kz = sines[2][std::size_t(c)];
-                    const float k2 = kx * kx + ky * ky + kz * kz;
-                    if (k2 < 1.0e-12f) continue;
-                    const std::size_t o = (std::size_t(a) * std::size_t(size.y) + std::size_t(b)) * std::size_t(nzc) +
-                                          std::size_t(c);
-                    const Complex d = (kx * spectrum[0][o] + ky * spectrum[1][o] + kz * spectrum[2][o]) / k2;
-                    spectrum[0][o] -= kx * d;
-                    spectrum[1][o] -= ky * d;
-                    spectrum[2][o] -= kz * d;
-                }
+    // Forward: x lines of the box only, then y lines of its z planes only.
+    fft.ForwardX(spectra, box.y, box.z, [&](int c, int j, int k, float* line) {
+        const float* row = buf.field[c].data() + BoxIndex({0, j, k}, box);
+        std::copy(row, row + box.x, line);
+        std::fill(line + box.x, line + size.x, 0.0f);
+    });
+    fft.TransformY(spectra, box.z, box.y, size.y, true);
+
+    // z lines: forward, project, inverse, keep the box's z planes.
+    // ω̂ ← ω̂ − k̃ (k̃·ω̂) / |k̃|², k̃ = sin(2π m / N) per axis (central
+    // differences; h cancels). The modes where k̃ vanishes (the mean, and
+    // Nyquist along an axis) carry no central-difference divergence.
+    const std::size_t zStride = std::size_t(nxc) * size.y;
+    LineFft::ForBatches(size.y, nxc, [&](int j, int i0) {
+        LineScratch& s = fft.Local();
+        const int lines = std::min(kBatch, nxc - i0);
+        for (int c = 0; c < 3; ++c) {
+            LineFft::Gather(spectra[c] + fft.Index(i0, j, 0), zStride, box.z, size.z, lines, s.line[c].data());
+            fftwf_execute_dft(fft.forwardZ.get(), AsFftw(s.line[c].data()), AsFftw(s.line[c].data()));
+        }
+        const float ky = buf.sines[1][std::size_t(j)];
+        for (int b = 0; b < lines; ++b) {
+            const float kx = buf.sines[0][std::size_t(i0 + b)];
+            for (int k = 0; k < size.z; ++k) {
+                const float kz = buf.sines[2][std::size_t(k)];
+                const float k2 = kx * kx + ky * ky + kz * kz;
+                if (k2 < 1.0e-12f) continue;
+                const std::size_t at = std::size_t(b) * size.z + k;
+                const Complex d = (kx * s.line[0][at] + ky * s.line[1][at] + kz * s.line[2][at]) / k2;
+                s.line[0][at] -= kx * d;
+                s.line[1][at] -= ky * d;
+                s.line[2][at] -= kz * d;
             }
         }
-    });
-    execute(inverse);
-    {
-        std::lock_guard lock(PlannerMutex());
         for (int c = 0; c < 3; ++c) {
-            fftwf_destroy_plan(forward[c]);
-            fftwf_destroy_plan(inverse[c]);
+            fftwf_execute_dft(fft.inverseZ.get(), AsFftw(s.line[c].data()), AsFftw(s.line[c].data()));
+            LineFft::Scatter(s.line[c].data(), box.z, size.z, lines, zStride, spectra[c] + fft.Index(i0, j, 0));
         }
-    }
+    });
+
+    // Inverse: y lines of the box's z planes, keeping its y, then x lines of
+    // the box, keeping its x.
+    fft.TransformY(spectra, box.z, size.y, box.y, false);
+    fft.InverseX(spectra, box.y, box.z, [&](int c, int j, int k, const float* line) {
+        std::copy(line, line + box.x, buf.field[c].data() + BoxIndex({0, j, k}, box));
+    });
 
     // Take the spheres' 2Ω off again and write the occupied points back.
     const float scale = 1.0f / float(points);
     for (const ProjectionSphere& s : spheres) {
-        ForPointsInside(lattice, s, lo, hi, [&](glm::ivec3 i) {
-            const std::size_t o = RealIndex(i, size);
-            for (int c = 0; c < 3; ++c) field[c][o] -= 2.0f * s.angularVelocity[c] / scale;
+        ForPointsInside(lattice, s, lo, hi, origin, [&](glm::ivec3 i) {
+            const std::size_t o = BoxIndex(i, box);
+            for (int c = 0; c < 3; ++c) buf.field[c][o] -= 2.0f * s.angularVelocity[c] / scale;
         });
     }
     double moved = 0.0, total = 0.0;
     for (std::size_t k = 0; k < n; ++k) {
-        if (!on[k]) continue;
-        const std::size_t o = RealIndex(index[k] - lo, size);
-        const glm::vec3 w(field[0][o] * scale, field[1][o] * scale, field[2][o] * scale);
+        if (!buf.on[k]) continue;
+        const std::size_t o = BoxIndex(buf.index[k] - origin, box);
+        const glm::vec3 w(buf.field[0][o] * scale, buf.field[1][o] * scale, buf.field[2][o] * scale);
         moved += double(glm::length(w - vortons.vorticity[k]));
         total += double(glm::length(vortons.vorticity[k]));
         out.netChange += glm::dvec3(w - vortons.vorticity[k]) * double(vortons.volume[k]);

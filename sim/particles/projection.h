@@ -6,6 +6,7 @@
 /// close) is taken out, ω ← ω − ∇φ with ∇²φ = ∇·ω.
 
 #include <cstddef>
+#include <memory>
 #include <span>
 
 #include <glm/vec3.hpp>
@@ -64,11 +65,32 @@ inline constexpr std::size_t kMaxProjectionPoints = std::size_t(1) << 23;
 /// *Vortex Methods: Theory and Practice*, 2000: the particles' field need not
 /// stay divergence-free; Winckelmans & Leonard, J. Comput. Phys. 109, 1993); on a
 /// remesh lattice it is the vortex-in-cell form (Cottet & Poncet, J. Comput.
-/// Phys. 193, 2004). One serial FFTW plan per component (FFTW_ESTIMATE:
-/// the same algorithm every run), the three run side by side, so the result
-/// is the same for any thread count. Cost O(M log M), M the box's
+/// Phys. 193, 2004). The 3D FFTs are the grid solver's line batches
+/// (LineFft, FFTW_ESTIMATE: the same algorithm every run; each line's result
+/// independent of the thread that runs it), so the result is the same for
+/// any thread count. The occupied box's lines only are transformed where the
+/// rest is zero (forward) or not read (inverse). Cost O(M log M), M the box's
 /// points (8 times the occupied box's). Spheres farther than two spacings
 /// from the vortons' box are left out.
+///
+/// Keeps its FFT plans and buffers from call to call (a remesh's box changes
+/// little); not thread-safe (one per simulation).
+class SolenoidalProjection {
+public:
+    SolenoidalProjection();
+    ~SolenoidalProjection();
+    SolenoidalProjection(const SolenoidalProjection&) = delete;
+    SolenoidalProjection& operator=(const SolenoidalProjection&) = delete;
+
+    void Project(const Lattice& lattice, std::span<const ProjectionSphere> spheres, Vortons& vortons,
+                 ProjectionReport* report = nullptr);
+
+private:
+    struct Buffers;
+    std::unique_ptr<Buffers> m_buffers;
+};
+
+/// One projection with its own (temporary) plans and buffers: SolenoidalProjection::Project.
 void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere> spheres, Vortons& vortons,
                        ProjectionReport* report = nullptr);
 

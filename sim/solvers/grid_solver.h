@@ -31,6 +31,10 @@ enum class GridStencil : std::uint8_t {
     kCloudInCell,
 };
 
+/// FFTW plans and per-thread line buffers of the line-batch transforms
+/// (solvers/grid_solver_fft.h; keeps fftw3.h out of this header).
+struct LineFft;
+
 /// Velocity induced by vortons, computed on a uniform grid by FFT convolution:
 ///
 ///  1. assign each vorton's strength α_k (m³/s) to the grid points around it
@@ -118,7 +122,7 @@ public:
     glm::ivec3 PaddedSize() const { return m_current.padded; }
 
 private:
-    struct Fft;  // FFTW plans and per-thread line buffers (keeps fftw3.h out of this header)
+    using Fft = LineFft;
     // A vorton's stencil on the grid: lowest point per axis and the weights
     // (CIC uses the first two).
     struct VortonStencil {

@@ -1,9 +1,10 @@
 #pragma once
 /// \file
-/// Internal to grid_solver.cpp: the FFTW line-batch machinery of GridSolver
+/// Internal to the sim library: the FFTW line-batch machinery of GridSolver
 /// (plans, aligned buffers, per-thread scratch, 3D transforms as batches of
 /// 1D lines run in parallel). Included by grid_solver.cpp, and by
-/// particles/projection.cpp for the planner's lock and the FFT sizes.
+/// particles/projection.cpp, whose periodic projection runs on the same
+/// transforms.
 
 #include <algorithm>
 #include <complex>
@@ -105,7 +106,12 @@ struct LineScratch {
     AlignedVector<Complex> line[3];
 };
 
-struct GridSolver::Fft {
+/// The 3D transforms of a padded box of size N as batches of 1D lines (real
+/// to complex along x, complex along y and z), each batch one FFTW call, the
+/// batches in parallel. The spectrum is (N.x/2 + 1) × N.y × (the z planes
+/// kept), x fastest. Plans are made for one N and kept until MakePlans is
+/// called with another.
+struct LineFft {
     glm::ivec3 size{0};
     int nxc = 0;  // N.x/2 + 1 complex values per x line
     Plan forwardX, inverseX, forwardY, inverseY, forwardZ, inverseZ;

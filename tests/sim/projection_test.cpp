@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
+#include <tbb/task_arena.h>
 
 #include "sim/particles/particles.h"
 #include "sim/particles/projection.h"
@@ -60,27 +61,37 @@ double MaxMagnitude(const std::vector<glm::vec3>& f) {
     return m;
 }
 
-TEST(SolenoidalProjection, KeepsACurlAndTakesAGradientOut) {
-    // A and ψ vanish at Chebyshev distance ≥ 9, so δ×A and δψ vanish beyond
-    // 10 and every point where they are not zero holds a vorton.
-    const int reach = 9;
+/// Vortons on every lattice point within Chebyshev distance reach + 1 of
+/// `shift` (lattice steps) holding δ×A + δψ, A and ψ smooth bumps that vanish
+/// from distance `reach` on; `curl` and `gradient` get the two parts.
+Vortons CurlPlusGradient(int reach, glm::ivec3 shift, std::vector<glm::vec3>& curl, std::vector<glm::vec3>& gradient) {
     const auto A = [&](glm::ivec3 i) {
+        i -= shift;
         return glm::vec3(Bump(i, {0.05f, 0.0f, 0.0f}, 0.15f, reach), 0.5f * Bump(i, {0.0f, -0.1f, 0.05f}, 0.12f, reach),
                          -0.8f * Bump(i, {-0.05f, 0.05f, 0.0f}, 0.18f, reach));
     };
-    const auto psi = [&](glm::ivec3 i) { return Bump(i, {0.02f, 0.03f, -0.04f}, 0.15f, reach); };
+    const auto psi = [&](glm::ivec3 i) { return Bump(i - shift, {0.02f, 0.03f, -0.04f}, 0.15f, reach); };
     Vortons v;
-    std::vector<glm::vec3> curl, gradient;
-    for (int a = -10; a <= 10; ++a) {
-        for (int b = -10; b <= 10; ++b) {
-            for (int c = -10; c <= 10; ++c) {
-                const glm::ivec3 i(a, b, c);
+    curl.clear();
+    gradient.clear();
+    for (int a = -reach - 1; a <= reach + 1; ++a) {
+        for (int b = -reach - 1; b <= reach + 1; ++b) {
+            for (int c = -reach - 1; c <= reach + 1; ++c) {
+                const glm::ivec3 i = shift + glm::ivec3(a, b, c);
                 curl.push_back(Curl(A, i));
                 gradient.push_back(Gradient(psi, i));
                 v.Add(At(i), curl.back() + gradient.back(), 1.5f * kH, kH * kH * kH, kAmbientGroup);
             }
         }
     }
+    return v;
+}
+
+TEST(SolenoidalProjection, KeepsACurlAndTakesAGradientOut) {
+    // A and ψ vanish at Chebyshev distance ≥ 9, so δ×A and δψ vanish beyond
+    // 10 and every point where they are not zero holds a vorton.
+    std::vector<glm::vec3> curl, gradient;
+    Vortons v = CurlPlusGradient(9, glm::ivec3(0), curl, gradient);
     const double scale = MaxMagnitude(curl);
     ASSERT_GT(MaxMagnitude(gradient), 0.3 * scale);  // the gradient part is no small perturbation
 
@@ -170,6 +181,40 @@ TEST(SolenoidalProjection, LeavesOutASphereFarFromTheVortons) {
     const ProjectionSphere near{glm::vec3(0.3f, 0.0f, 0.0f), 0.2f, glm::vec3(0.0f, 0.0f, 5.0f)};
     ProjectSolenoidal(Lattice{glm::vec3(0.0f), kH}, {&near, 1}, v, &report);
     EXPECT_GT(report.box.x, 20);
+}
+
+TEST(SolenoidalProjection, KeptPlansAndBuffersAndAnyThreadCountGiveTheSameBits) {
+    // One projection object keeps its plans and buffers from call to call;
+    // after boxes of other sizes (other plans, other sines, spectra sized
+    // differently) it must give what a fresh one gives, and so must 1, 2 and
+    // 4 threads (the line batches' results do not depend on the thread).
+    std::vector<glm::vec3> curl, gradient;
+    const Vortons small = CurlPlusGradient(6, glm::ivec3(2, -1, 0), curl, gradient);
+    const Vortons large = CurlPlusGradient(9, glm::ivec3(0, 3, -2), curl, gradient);
+    const Lattice lattice{glm::vec3(0.0f), kH};
+    const auto projected = [&](const Vortons& in, SolenoidalProjection* kept) {
+        Vortons v = in;
+        if (kept) {
+            kept->Project(lattice, {}, v);
+        } else {
+            ProjectSolenoidal(lattice, {}, v);
+        }
+        return v.vorticity;
+    };
+    const std::vector<glm::vec3> smallFresh = projected(small, nullptr), largeFresh = projected(large, nullptr);
+    ASSERT_NE(smallFresh, small.vorticity);  // the projection does something
+    SolenoidalProjection kept;
+    EXPECT_EQ(projected(small, &kept), smallFresh);
+    EXPECT_EQ(projected(large, &kept), largeFresh);
+    EXPECT_EQ(projected(small, &kept), smallFresh);
+    EXPECT_EQ(projected(small, &kept), smallFresh);  // the same size twice: the kept plans
+    for (int threads : {1, 2, 4}) {
+        tbb::task_arena arena(threads);
+        arena.execute([&] {
+            EXPECT_EQ(projected(large, nullptr), largeFresh) << threads << " threads";
+            EXPECT_EQ(projected(large, &kept), largeFresh) << threads << " threads";
+        });
+    }
 }
 
 }  // namespace
