@@ -21,11 +21,11 @@ float FromOrderedKey(std::int32_t key) {
 }
 
 // Grows `buffer` to at least `bytes` (contents lost when it grows).
-void Reserve(GLuint buffer, std::size_t bytes, std::size_t& capacity) {
+void Reserve(GLuint buffer, std::size_t bytes, std::size_t& capacity, GLenum usage = GL_DYNAMIC_DRAW) {
     if (bytes <= capacity) return;
     capacity = std::max(bytes, capacity + capacity / 2);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(capacity), nullptr, GL_DYNAMIC_DRAW);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(capacity), nullptr, usage);
 }
 
 std::string UniformName(const char* name, int index) {
@@ -54,9 +54,9 @@ Result<std::unique_ptr<GpuTracers>> GpuTracers::Create(const std::filesystem::pa
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, tracers->m_stats);
     glBufferData(GL_SHADER_STORAGE_BUFFER, 8 * sizeof(std::int32_t), nullptr, GL_DYNAMIC_READ);
     // Something valid at every binding, even before the first Step with markCells.
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, tracers->m_cells);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(std::uint32_t), nullptr, GL_DYNAMIC_READ);
+    Reserve(tracers->m_cells, sizeof(std::uint32_t), tracers->m_cellsCapacity, GL_DYNAMIC_READ);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    tracers->FindUniforms();
     return tracers;
 }
 
@@ -111,24 +111,47 @@ int GpuTracers::Slot(const TracerGridView& grid, int fallback) {
     return fallback;
 }
 
+void GpuTracers::FindUniforms() {
+    const auto at = [this](const std::string& name) { return m_program.Uniform(name.c_str()); };
+    Uniforms& u = m_uniforms;
+    u.count = at("uCount");
+    u.perInvocation = at("uPerInvocation");
+    u.dt = at("uDt");
+    u.freeStream = at("uFreeStream");
+    u.markCells = at("uMarkCells");
+    u.sphereCount = at("uSphereCount");
+    u.spheres = at("uSpheres");
+    for (int i = 0; i < 2; ++i) {
+        GridUniforms& g = u.grid[i];
+        g.center = at(UniformName("uCenter", i));
+        g.inverse = at(UniformName("uInverse", i));
+        g.inverseHalf = at(UniformName("uInverseHalf", i));
+        g.half = at(UniformName("uHalf", i));
+        g.top = at(UniformName("uTop", i));
+        g.lastCell = at(UniformName("uLastCell", i));
+        g.lastLevel = at(UniformName("uLastLevel", i));
+        g.levelPoints = at(UniformName("uLevelPoints", i));
+        g.strideY = at(UniformName("uStrideY", i));
+        g.strideZ = at(UniformName("uStrideZ", i));
+    }
+}
+
 void GpuTracers::SetGridUniforms(int index, const NestedGrid& grid) {
     // NestedGridSampler computes the constants, so they are the CPU passes' to the bit.
     const NestedGridSampler sampler(grid);
-    const GLuint id = m_program.Id();
-    const auto vec3 = [&](const char* name, const GridSampler::Float4& v) {
-        glUniform3f(glGetUniformLocation(id, UniformName(name, index).c_str()), v[0], v[1], v[2]);
-    };
-    vec3("uCenter", sampler.Center());
-    vec3("uInverse", sampler.Inverse());
-    vec3("uInverseHalf", sampler.InverseHalf());
-    vec3("uHalf", sampler.Half());
-    vec3("uTop", sampler.TopF());
+    const GridUniforms& g = m_uniforms.grid[index];
+    const auto vec3 = [](int location, const GridSampler::Float4& v) { glUniform3f(location, v[0], v[1], v[2]); };
+    vec3(g.center, sampler.Center());
+    vec3(g.inverse, sampler.Inverse());
+    vec3(g.inverseHalf, sampler.InverseHalf());
+    vec3(g.half, sampler.Half());
+    vec3(g.top, sampler.TopF());
     const GridSampler::Int4 last = sampler.LastCell();
-    glUniform3i(glGetUniformLocation(id, UniformName("uLastCell", index).c_str()), last[0], last[1], last[2]);
-    glUniform1i(glGetUniformLocation(id, UniformName("uLastLevel", index).c_str()), sampler.LastLevel());
-    glUniform1ui(glGetUniformLocation(id, UniformName("uLevelPoints", index).c_str()), GLuint(sampler.LevelPoints()));
-    glUniform1ui(glGetUniformLocation(id, UniformName("uStrideY", index).c_str()), GLuint(sampler.StrideY()));
-    glUniform1ui(glGetUniformLocation(id, UniformName("uStrideZ", index).c_str()), GLuint(sampler.StrideZ()));
+    glUniform3i(g.lastCell, last[0], last[1], last[2]);
+    glUniform1i(g.lastLevel, sampler.LastLevel());
+    glUniform1ui(g.levelPoints, GLuint(sampler.LevelPoints()));
+    glUniform1ui(g.strideY, GLuint(sampler.StrideY()));
+    glUniform1ui(g.strideZ, GLuint(sampler.StrideZ()));
 }
 
 void GpuTracers::Step(const TracerGridView& grid0, const TracerGridView& grid1, glm::vec3 freeStream, float dt,
@@ -150,32 +173,34 @@ void GpuTracers::Step(const TracerGridView& grid0, const TracerGridView& grid1, 
     if (markCells) {
         m_cellCount = grid1.grid.PointCount();
         m_cellWords = (m_cellCount + 31) / 32;
+        // The buffer keeps its capacity; only the words this grid uses are cleared.
+        const std::size_t bytes = m_cellWords * sizeof(std::uint32_t);
+        Reserve(m_cells, bytes, m_cellsCapacity, GL_DYNAMIC_READ);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, m_cells);
-        glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(m_cellWords * sizeof(std::uint32_t)), nullptr,
-                     GL_DYNAMIC_READ);
         const GLuint zero = 0;
-        glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, GLsizeiptr(bytes), GL_RED_INTEGER,
+                             GL_UNSIGNED_INT, &zero);
     }
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
     if (m_count == 0) return;
 
-    const GLuint id = m_program.Id();
-    glUseProgram(id);
-    glUniform1ui(glGetUniformLocation(id, "uCount"), GLuint(m_count));
-    glUniform1ui(glGetUniformLocation(id, "uPerInvocation"), GLuint(kPerInvocation));
-    glUniform1f(glGetUniformLocation(id, "uDt"), dt);
-    glUniform3f(glGetUniformLocation(id, "uFreeStream"), freeStream.x, freeStream.y, freeStream.z);
-    glUniform1i(glGetUniformLocation(id, "uMarkCells"), markCells ? 1 : 0);
+    const Uniforms& u = m_uniforms;
+    glUseProgram(m_program.Id());
+    glUniform1ui(u.count, GLuint(m_count));
+    glUniform1ui(u.perInvocation, GLuint(kPerInvocation));
+    glUniform1f(u.dt, dt);
+    glUniform3f(u.freeStream, freeStream.x, freeStream.y, freeStream.z);
+    glUniform1i(u.markCells, markCells ? 1 : 0);
     const std::size_t sphereCount = std::min(spheres.size(), kMaxSpheres);
-    std::vector<float> packedSpheres(4 * sphereCount);
+    m_packedSpheres.resize(4 * sphereCount);
     for (std::size_t b = 0; b < sphereCount; ++b) {
-        packedSpheres[4 * b] = spheres[b].center.x;
-        packedSpheres[4 * b + 1] = spheres[b].center.y;
-        packedSpheres[4 * b + 2] = spheres[b].center.z;
-        packedSpheres[4 * b + 3] = spheres[b].radius;
+        m_packedSpheres[4 * b] = spheres[b].center.x;
+        m_packedSpheres[4 * b + 1] = spheres[b].center.y;
+        m_packedSpheres[4 * b + 2] = spheres[b].center.z;
+        m_packedSpheres[4 * b + 3] = spheres[b].radius;
     }
-    glUniform1i(glGetUniformLocation(id, "uSphereCount"), GLint(sphereCount));
-    if (sphereCount > 0) glUniform4fv(glGetUniformLocation(id, "uSpheres"), GLsizei(sphereCount), packedSpheres.data());
+    glUniform1i(u.sphereCount, GLint(sphereCount));
+    if (sphereCount > 0) glUniform4fv(u.spheres, GLsizei(sphereCount), m_packedSpheres.data());
     SetGridUniforms(0, grid0.grid);
     SetGridUniforms(1, grid1.grid);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, m_positions);

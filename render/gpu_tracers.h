@@ -92,6 +92,18 @@ private:
     /// Which of the two value buffers holds `grid` (uploading it to `fallback` if neither).
     int Slot(const TracerGridView& grid, int fallback);
     void SetGridUniforms(int index, const NestedGrid& grid);
+    void FindUniforms();
+
+    // The program's uniform locations, looked up once.
+    struct GridUniforms {
+        int center = -1, inverse = -1, inverseHalf = -1, half = -1, top = -1, lastCell = -1, lastLevel = -1,
+            levelPoints = -1, strideY = -1, strideZ = -1;
+    };
+    struct Uniforms {
+        int count = -1, perInvocation = -1, dt = -1, freeStream = -1, markCells = -1, sphereCount = -1, spheres = -1;
+        GridUniforms grid[2];
+    };
+    Uniforms m_uniforms;
 
     ShaderProgram m_program;
     unsigned m_positions = 0;
@@ -100,6 +112,8 @@ private:
     std::uint64_t m_valuesSerial[2] = {0, 0};
     unsigned m_stats = 0;
     unsigned m_cells = 0;
+    std::size_t m_cellsCapacity = 0;  // bytes
+    std::vector<float> m_packedSpheres;  // x, y, z, r per sphere
     std::size_t m_cellWords = 0;    // of the last Step with markCells (0: none)
     std::size_t m_cellCount = 0;    // grid1 points of that Step
     std::size_t m_count = 0;
