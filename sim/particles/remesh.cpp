@@ -7,8 +7,11 @@
 #include <limits>
 
 #include <glm/geometric.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "sim/numerics/aabb.h"
+#include "sim/numerics/counting_sort.h"
 #include "sim/numerics/uniform_grid.h"
 
 namespace vorton {
@@ -216,38 +219,65 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     std::vector<float> birthMax(points, -std::numeric_limits<float>::max());
     std::vector<float> volume(points * channels, 0.0f);
 
+    // Each vorton's M4′ weights go to the 4×4×4 points around it. In
+    // parallel by slabs of z-layers (a slab's points are one index range):
+    // a slab visits the vortons whose kernel reaches it in vorton order, so
+    // every point receives its terms in vorton order, as a serial loop over
+    // the vortons would add them: the same bits for any thread count.
+    std::vector<std::uint32_t> layerOf(n), layerStart, byLayer;
     for (std::size_t p = 0; p < n; ++p) {
-        const glm::vec3 u = (vortons.position[p] - lattice.origin) / h;
-        const glm::ivec3 base = glm::ivec3(glm::floor(u));
-        float w[3][4];
-        for (int a = 0; a < 3; ++a) {
-            for (int o = 0; o < 4; ++o) w[a][o] = M4Prime(u[a] - float(base[a] - 1 + o));
-        }
-        const glm::vec3 a = vortons.vorticity[p] * vortons.volume[p];
-        const std::uint16_t g = vortons.group[p];
-        const int channel = g == kAmbientGroup || g >= groupCount ? -1 : channelOf[g];
-        const float m = channel < 0 ? 0.0f : vortons.massFraction[p] * vortons.volume[p];
-        const float z0 = vortons.birthHeight[p];
-        for (int k = 0; k < 4; ++k) {
-            for (int j = 0; j < 4; ++j) {
-                const float wzy = w[2][k] * w[1][j];
-                if (wzy == 0.0f) continue;
-                // The kernel's row (always visited): its first point's index.
-                const std::size_t row0 = rows.At(base.x - 1, base.y - 1 + j, base.z - 1 + k);
-                for (int i = 0; i < 4; ++i) {
-                    const float weight = wzy * w[0][i];
-                    if (weight == 0.0f) continue;
-                    const std::size_t idx = row0 + std::size_t(i);
-                    alpha[idx] += weight * a;
-                    occupancy[idx] += weight;
-                    birth[idx] += weight * z0;
-                    birthMin[idx] = std::min(birthMin[idx], z0);
-                    birthMax[idx] = std::max(birthMax[idx], z0);
-                    if (channel >= 0) volume[idx * channels + std::size_t(channel)] += weight * m;
+        const int base = int(std::floor((vortons.position[p].z - lattice.origin.z) / h));
+        layerOf[p] = std::uint32_t(std::clamp(base - 1 - lo.z, 0, dims.z - 1));  // the kernel's lowest layer
+    }
+    CountingSort(layerOf, std::size_t(dims.z), layerStart, byLayer);
+    constexpr int kSlab = 4;  // layers
+    const int slabs = (dims.z + kSlab - 1) / kSlab;
+    tbb::parallel_for(tbb::blocked_range<int>(0, slabs, 1), [&](const tbb::blocked_range<int>& range) {
+        std::vector<std::uint32_t> visit;
+        for (int slab = range.begin(); slab != range.end(); ++slab) {
+            const int k0 = slab * kSlab, k1 = std::min(dims.z, k0 + kSlab);  // layers [k0, k1), box-relative
+            visit.clear();
+            for (int f = std::max(0, k0 - 3); f < k1; ++f) {
+                visit.insert(visit.end(), byLayer.begin() + layerStart[std::size_t(f)],
+                             byLayer.begin() + layerStart[std::size_t(f) + 1]);
+            }
+            std::sort(visit.begin(), visit.end());
+            for (const std::uint32_t p : visit) {
+                const glm::vec3 u = (vortons.position[p] - lattice.origin) / h;
+                const glm::ivec3 base = glm::ivec3(glm::floor(u));
+                float w[3][4];
+                for (int a = 0; a < 3; ++a) {
+                    for (int o = 0; o < 4; ++o) w[a][o] = M4Prime(u[a] - float(base[a] - 1 + o));
+                }
+                const glm::vec3 a = vortons.vorticity[p] * vortons.volume[p];
+                const std::uint16_t g = vortons.group[p];
+                const int channel = g == kAmbientGroup || g >= groupCount ? -1 : channelOf[g];
+                const float m = channel < 0 ? 0.0f : vortons.massFraction[p] * vortons.volume[p];
+                const float z0 = vortons.birthHeight[p];
+                for (int k = 0; k < 4; ++k) {
+                    const int layer = base.z - 1 + k - lo.z;
+                    if (layer < k0 || layer >= k1) continue;
+                    for (int j = 0; j < 4; ++j) {
+                        const float wzy = w[2][k] * w[1][j];
+                        if (wzy == 0.0f) continue;
+                        // The kernel's row (always visited): its first point's index.
+                        const std::size_t row0 = rows.At(base.x - 1, base.y - 1 + j, base.z - 1 + k);
+                        for (int i = 0; i < 4; ++i) {
+                            const float weight = wzy * w[0][i];
+                            if (weight == 0.0f) continue;
+                            const std::size_t idx = row0 + std::size_t(i);
+                            alpha[idx] += weight * a;
+                            occupancy[idx] += weight;
+                            birth[idx] += weight * z0;
+                            birthMin[idx] = std::min(birthMin[idx], z0);
+                            birthMax[idx] = std::max(birthMax[idx], z0);
+                            if (channel >= 0) volume[idx * channels + std::size_t(channel)] += weight * m;
+                        }
+                    }
                 }
             }
         }
-    }
+    });
 
     // Fluid: the group with the most volume at each point, if above the floor.
     const float cellVolume = h * h * h;
@@ -322,13 +352,25 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
             weak.emplace_back(s, std::uint32_t(idx));
         }
     }
-    std::sort(weak.begin(), weak.end());
+    // The weakest go first until the budget is spent. Only the first k in
+    // sorted order are sorted, k growing until the budget runs out within
+    // them: the pairs are unique, so these are the full sort's first k.
     double dropped = 0.0;
     const double budget = double(settings.cullFraction) * totalStrength;
-    for (const auto& [s, idx] : weak) {
-        if (dropped + double(s) > budget) break;
-        dropped += double(s);
-        tier[idx] = kDropped;
+    bool spent = false;
+    for (std::size_t sorted = 0, k = std::min<std::size_t>(weak.size(), 4096); !spent && sorted < weak.size();
+         sorted = k, k = std::min(weak.size(), 4 * k)) {
+        if (k < weak.size()) std::nth_element(weak.begin() + std::ptrdiff_t(sorted), weak.begin() + std::ptrdiff_t(k), weak.end());
+        std::sort(weak.begin() + std::ptrdiff_t(sorted), weak.begin() + std::ptrdiff_t(k));
+        for (std::size_t w = sorted; w < k; ++w) {
+            const auto [s, idx] = weak[w];
+            if (dropped + double(s) > budget) {
+                spent = true;
+                break;
+            }
+            dropped += double(s);
+            tier[idx] = kDropped;
+        }
     }
 
     for (std::size_t idx = 0; idx < points; ++idx) {
