@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 #include <glm/geometric.hpp>
 #include <tbb/blocked_range.h>
@@ -161,69 +162,35 @@ void Dilate(std::vector<std::uint8_t>& mask, const LatticeRows& rows, int reach)
 
 namespace {
 
-/// One remesh onto `lattice`: fills `out` (vortons of core `sigma`) and the
-/// report; false if the lattice box is too large. With more than `earlyOut`
-/// points to keep it stops before filling `out` (report.after says how many).
-bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& settings, std::size_t earlyOut,
-                const Vortons& vortons, Vortons& out, RemeshReport& report) {
-    const std::size_t n = vortons.Size();
+/// What the vortons' M4′ weights put on each visited lattice point.
+struct LatticeSums {
+    std::vector<glm::vec3> alpha;         // Σ w α, m³/s
+    std::vector<float> occupancy;         // Σ w
+    std::vector<float> birth;             // Σ w · birth height
+    std::vector<float> birthMin, birthMax;  // range of the birth heights that reach it
+    std::vector<float> volume;            // per point and channel: Σ w · the group's fluid volume
+    std::size_t channels;
+
+    LatticeSums(std::size_t points, std::size_t channelCount)
+        : alpha(points, glm::vec3(0.0f)), occupancy(points, 0.0f), birth(points, 0.0f),
+          birthMin(points, std::numeric_limits<float>::max()), birthMax(points, -std::numeric_limits<float>::max()),
+          volume(points * channelCount, 0.0f), channels(channelCount) {}
+};
+
+/// Spreads each vorton onto the 4×4×4 lattice points of its M4′ kernel (all
+/// visited by `rows`); channelOf[g] is group g's volume channel (−1: none).
+/// In parallel by slabs of z-layers (a slab's points are one index range): a
+/// slab visits the vortons whose kernel reaches it in vorton order, so every
+/// point receives its terms in vorton order, as a serial loop over the
+/// vortons would add them: the same bits for any thread count.
+void SpreadOntoLattice(const Lattice& lattice, const LatticeRows& rows, const Vortons& vortons,
+                       std::span<const int> channelOf, LatticeSums& sums) {
+    const std::size_t n = vortons.Size(), groupCount = channelOf.size(), channels = sums.channels;
     const float h = lattice.spacing;
-    Aabb box = BoundsOf(vortons.position);
-    if (box.Empty()) return false;
-    if (settings.bodyShell > 0.0f) {
-        for (const glm::vec4& body : settings.bodies) {
-            box.Grow(glm::vec3(body) - (body.w + settings.bodyShell));
-            box.Grow(glm::vec3(body) + (body.w + settings.bodyShell));
-        }
-    }
-    const glm::ivec3 lo = glm::ivec3(glm::floor((box.min - lattice.origin) / h)) - 2;
-    const glm::ivec3 hi = glm::ivec3(glm::floor((box.max - lattice.origin) / h)) + 3;
-    const glm::ivec3 dims = hi - lo + 1;
-    if (double(dims.y) * double(dims.z) > double(settings.maxPoints)) return false;
-    LatticeRows rows;
-    rows.lo = lo;
-    rows.dims = dims;
-    rows.first.assign(std::size_t(dims.y) * std::size_t(dims.z), std::numeric_limits<int>::max());
-    rows.last.assign(rows.first.size(), std::numeric_limits<int>::min());
-    // Each vorton's kernel (base − 1 … base + 2) and the receivers within
-    // receiverReach of it; each body's shell and inside.
-    for (std::size_t p = 0; p < n; ++p) {
-        const glm::ivec3 base = glm::ivec3(glm::floor((vortons.position[p] - lattice.origin) / h));
-        rows.Cover(base - 1, base + 2);
-    }
-    GrowRows(rows, std::max(0, settings.receiverReach));
-    for (const glm::vec4& body : settings.bodies) {
-        const float outer = body.w + std::max(0.0f, settings.bodyShell);
-        rows.Cover(glm::ivec3(glm::floor((glm::vec3(body) - outer - lattice.origin) / h)) - 1,
-                   glm::ivec3(glm::ceil((glm::vec3(body) + outer - lattice.origin) / h)) + 1);
-    }
-    const std::size_t points = rows.Finish();
-    if (points > settings.maxPoints) return false;
-
-    // Each group present gets a volume channel (usually one or two).
-    const std::size_t groupCount = settings.buoyantGroup.size();
-    std::vector<int> channelOf(groupCount, -1);
-    std::vector<std::uint16_t> groupOfChannel;
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::uint16_t g = vortons.group[k];
-        if (g != kAmbientGroup && g < groupCount && channelOf[g] < 0) {
-            channelOf[g] = int(groupOfChannel.size());
-            groupOfChannel.push_back(g);
-        }
-    }
-    const std::size_t channels = groupOfChannel.size();
-    std::vector<glm::vec3> alpha(points, glm::vec3(0.0f));
-    std::vector<float> occupancy(points, 0.0f);
-    std::vector<float> birth(points, 0.0f);  // Σ weight · birth height
-    std::vector<float> birthMin(points, std::numeric_limits<float>::max());
-    std::vector<float> birthMax(points, -std::numeric_limits<float>::max());
-    std::vector<float> volume(points * channels, 0.0f);
-
-    // Each vorton's M4′ weights go to the 4×4×4 points around it. In
-    // parallel by slabs of z-layers (a slab's points are one index range):
-    // a slab visits the vortons whose kernel reaches it in vorton order, so
-    // every point receives its terms in vorton order, as a serial loop over
-    // the vortons would add them: the same bits for any thread count.
+    const glm::ivec3 lo = rows.lo, dims = rows.dims;
+    std::vector<glm::vec3>& alpha = sums.alpha;
+    std::vector<float> &occupancy = sums.occupancy, &birth = sums.birth, &birthMin = sums.birthMin,
+                      &birthMax = sums.birthMax, &volume = sums.volume;
     std::vector<std::uint32_t> layerOf(n), layerStart, byLayer;
     for (std::size_t p = 0; p < n; ++p) {
         const int base = int(std::floor((vortons.position[p].z - lattice.origin.z) / h));
@@ -278,6 +245,68 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
             }
         }
     });
+
+}
+
+/// One remesh onto `lattice`: fills `out` (vortons of core `sigma`) and the
+/// report; false if the lattice box is too large. With more than `earlyOut`
+/// points to keep it stops before filling `out` (report.after says how many).
+bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& settings, std::size_t earlyOut,
+                const Vortons& vortons, Vortons& out, RemeshReport& report) {
+    const std::size_t n = vortons.Size();
+    const float h = lattice.spacing;
+    Aabb box = BoundsOf(vortons.position);
+    if (box.Empty()) return false;
+    if (settings.bodyShell > 0.0f) {
+        for (const glm::vec4& body : settings.bodies) {
+            box.Grow(glm::vec3(body) - (body.w + settings.bodyShell));
+            box.Grow(glm::vec3(body) + (body.w + settings.bodyShell));
+        }
+    }
+    const glm::ivec3 lo = glm::ivec3(glm::floor((box.min - lattice.origin) / h)) - 2;
+    const glm::ivec3 hi = glm::ivec3(glm::floor((box.max - lattice.origin) / h)) + 3;
+    const glm::ivec3 dims = hi - lo + 1;
+    if (double(dims.y) * double(dims.z) > double(settings.maxPoints)) return false;
+    LatticeRows rows;
+    rows.lo = lo;
+    rows.dims = dims;
+    rows.first.assign(std::size_t(dims.y) * std::size_t(dims.z), std::numeric_limits<int>::max());
+    rows.last.assign(rows.first.size(), std::numeric_limits<int>::min());
+    // Each vorton's kernel (base − 1 … base + 2) and the receivers within
+    // receiverReach of it; each body's shell and inside.
+    for (std::size_t p = 0; p < n; ++p) {
+        const glm::ivec3 base = glm::ivec3(glm::floor((vortons.position[p] - lattice.origin) / h));
+        rows.Cover(base - 1, base + 2);
+    }
+    GrowRows(rows, std::max(0, settings.receiverReach));
+    for (const glm::vec4& body : settings.bodies) {
+        const float outer = body.w + std::max(0.0f, settings.bodyShell);
+        rows.Cover(glm::ivec3(glm::floor((glm::vec3(body) - outer - lattice.origin) / h)) - 1,
+                   glm::ivec3(glm::ceil((glm::vec3(body) + outer - lattice.origin) / h)) + 1);
+    }
+    const std::size_t points = rows.Finish();
+    if (points > settings.maxPoints) return false;
+
+    // Each group present gets a volume channel (usually one or two).
+    const std::size_t groupCount = settings.buoyantGroup.size();
+    std::vector<int> channelOf(groupCount, -1);
+    std::vector<std::uint16_t> groupOfChannel;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint16_t g = vortons.group[k];
+        if (g != kAmbientGroup && g < groupCount && channelOf[g] < 0) {
+            channelOf[g] = int(groupOfChannel.size());
+            groupOfChannel.push_back(g);
+        }
+    }
+    const std::size_t channels = groupOfChannel.size();
+    LatticeSums sums(points, channels);
+    SpreadOntoLattice(lattice, rows, vortons, channelOf, sums);
+    std::vector<glm::vec3>& alpha = sums.alpha;
+    const std::vector<float>& occupancy = sums.occupancy;
+    const std::vector<float>& birth = sums.birth;
+    const std::vector<float>& birthMin = sums.birthMin;
+    const std::vector<float>& birthMax = sums.birthMax;
+    const std::vector<float>& volume = sums.volume;
 
     // Fluid: the group with the most volume at each point, if above the floor.
     const float cellVolume = h * h * h;
