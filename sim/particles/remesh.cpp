@@ -245,7 +245,6 @@ void SpreadOntoLattice(const Lattice& lattice, const LatticeRows& rows, const Vo
             }
         }
     });
-
 }
 
 /// One remesh onto `lattice`: fills `out` (vortons of core `sigma`) and the
