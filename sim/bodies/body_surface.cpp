@@ -69,28 +69,38 @@ std::size_t SurfacePointsFor(float radius, float spacing) {
     if (!(spacing > 0.0f)) return 48;
     const double r = double(radius) / double(spacing);
     const std::size_t m = std::max<std::size_t>(48, std::size_t(std::lround(4.0 * kPi * r * r)));
-    return 4 * ((m + 2) / 4);  // SymmetricSphere's points come in fours
+    return 8 * ((m + 4) / 8);  // SymmetricSphere's points come in eights
 }
 
-/// n (a multiple of 4) points of the unit sphere at uniform area density, invariant under a
-/// half turn about z and the mirror z → −z: n/4 points of a Fibonacci spiral on the lune
-/// 0 ≤ φ < π of the upper hemisphere (z and the golden angle halved), and their images.
-/// A Fibonacci sphere has no symmetry: on a ball spinning about z it gave a steady side force
-/// of 1.5e-3 ρΩ²R⁴ (spinning_ball, body_sheet), which seeded the mode that ended the run at
-/// 50 s; with this set the force is 300 times smaller and the run reaches 60 s.
+/// n (a multiple of 8) points of the unit sphere at uniform area density, invariant under
+/// the three mirrors x → −x, y → −y and z → −z (and so under the half turns about the
+/// axes): n/8 points of a Fibonacci lattice on the octant x, y, z > 0 (z and the azimuth
+/// are equal-area coordinates: z uniform, the azimuth a golden-ratio sequence over the
+/// quarter turn), and their seven images. Each point keeps half a mean spacing √(4π/n)
+/// from the mirror planes, so none is nearly its own image.
+/// - A Fibonacci sphere has no symmetry: on a ball spinning about z it gave a steady side
+///   force of 1.5e-3 ρΩ²R⁴ (spinning_ball, body_sheet), which seeded the mode that ended
+///   the run at 50 s.
+/// - A set with only the half turn about z and the mirror z → −z (stops 44 to 54) is not
+///   mirror-symmetric across a ball moving along x: a fixed ball in a stream along x felt
+///   a steady side force along y from the first seconds (C_y −0.03 to −0.09 at Re 480).
 std::vector<glm::dvec3> SymmetricSphere(std::size_t n) {
-    const std::size_t k = n / 4;
+    const std::size_t k = n / 8;
     std::vector<glm::dvec3> p;
-    const double golden = kPi * (3.0 - std::sqrt(5.0));
+    p.reserve(8 * k);
+    const double fraction = (3.0 - std::sqrt(5.0)) / 2.0;  // the golden angle over a full turn
+    const double spacing = std::sqrt(4.0 * kPi / double(n));
     for (std::size_t i = 0; i < k; ++i) {
         const double z = 1.0 - (double(i) + 0.5) / double(k);
         const double r = std::sqrt(std::max(0.0, 1.0 - z * z));
-        const double phi = 0.5 * std::fmod(golden * double(i), 2.0 * kPi);
+        const double margin = std::min(0.25 * kPi, 0.5 * spacing / r);
+        const double phi = margin + (0.5 * kPi - 2.0 * margin) * std::fmod((double(i) + 0.5) * fraction, 1.0);
         const glm::dvec3 a(r * std::cos(phi), r * std::sin(phi), z);
-        p.push_back(a);
-        p.push_back(glm::dvec3(-a.x, -a.y, a.z));
-        p.push_back(glm::dvec3(a.x, a.y, -a.z));
-        p.push_back(glm::dvec3(-a.x, -a.y, -a.z));
+        for (const double sz : {1.0, -1.0}) {
+            for (const double sy : {1.0, -1.0}) {
+                for (const double sx : {1.0, -1.0}) p.push_back(glm::dvec3(sx * a.x, sy * a.y, sz * a.z));
+            }
+        }
     }
     return p;
 }
@@ -98,9 +108,9 @@ std::vector<glm::dvec3> SymmetricSphere(std::size_t n) {
 SurfaceStencil MakeSurfaceStencil(std::size_t points) {
     const std::size_t m = std::max<std::size_t>(points, 16);
     std::size_t k = std::min<std::size_t>(m / 2, 96);
-    if (m % 4 == 0) k -= k % 4;  // the symmetric set for the sources too
-    const std::vector<glm::dvec3> n = m % 4 == 0 ? SymmetricSphere(m) : FibonacciSphere(m);
-    std::vector<glm::dvec3> s = k % 4 == 0 ? SymmetricSphere(k) : FibonacciSphere(k);
+    if (m % 8 == 0) k -= k % 8;  // the symmetric set for the sources too
+    const std::vector<glm::dvec3> n = m % 8 == 0 ? SymmetricSphere(m) : FibonacciSphere(m);
+    std::vector<glm::dvec3> s = k % 8 == 0 ? SymmetricSphere(k) : FibonacciSphere(k);
     for (glm::dvec3& p : s) p *= kSourceRadius;
     // G (M×K): normal velocity at point j of a unit source at s_k.
     std::vector<double> g(m * k);
