@@ -319,6 +319,31 @@ TEST(BodySheet, FluidJustBehindAMovingBallMovesWithIt) {
     EXPECT_GT(glm::dot(u[0], dir), 0.1f * glm::length(ball.velocity));
 }
 
+TEST(BodySheet, ABallThrownAlongAnAxisFeelsNoSideForce) {
+    // A ball thrown along x, y or z through still, clear water (Re ≈ 250 at
+    // the start, about 200 after 1 s) has a flow with the two mirrors across
+    // its path, and its wake stays axisymmetric below Re ≈ 210 (Johnson &
+    // Patel 1999, J. Fluid Mech. 378): it must not turn aside. The lattice
+    // is centred on the ball, so a side force comes from the surface stencil
+    // (or round-off). Over 1 s, measured: sideways speed at most 2.4e-5 of
+    // the speed along the path (x), 1.1e-6 (y), 1.3e-5 (z); the stencil of
+    // stops 44–54 (a half turn about z and z → −z only) gave 8.5e-3, 8.9e-3
+    // and 1.1e-5.
+    for (int axis = 0; axis < 3; ++axis) {
+        glm::vec3 v(0.0f);
+        v[axis] = 1.0f;
+        Simulation sim(ClearWater(2000.0f, glm::vec3(0.0f), v, 4.0f));
+        double worst = 0.0;
+        for (int step = 0; step < 100; ++step) {
+            ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+            const glm::dvec3 u(sim.Bodies()[0].velocity);
+            worst = std::max(worst, std::hypot(u[(axis + 1) % 3], u[(axis + 2) % 3]) / std::abs(u[axis]));
+        }
+        test::Measured(std::string("sideways_over_speed_thrown_along_") + "xyz"[axis], worst);
+        EXPECT_LT(worst, 1.0e-3) << "thrown along " << "xyz"[axis];
+    }
+}
+
 TEST(BodySheet, AMovingBallStartsWithItsAddedMass) {
     // A ball given a velocity in still water starts with the potential flow
     // around it; that flow's slip is the first sheet released, already the
