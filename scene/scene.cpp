@@ -243,7 +243,9 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
         for (const auto& [key, value] : params.items()) {
             if (Status s = SetParam(scene.setup, key, value); !s) return ctx.At("/params/" + key, s.error());
         }
+        scene.solenoidalRemeshFollowsBodySheet = !params.contains("solenoidal_remesh");
     }
+    if (scene.solenoidalRemeshFollowsBodySheet) scene.setup.params.solenoidalRemesh = scene.setup.params.bodySheet;
     if (root.contains("camera")) {
         const json& cam = root["camera"];
         if (Status s = CheckKeys(ctx, cam, "/camera", "camera", KeysOf(CameraParamInfos(), {})); !s) {
@@ -354,6 +356,10 @@ Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::s
         if (Status s = SetParam(scene.value().setup, key, kv.value().second); !s) {
             return Error{"--set " + assignment + ": " + s.error()};
         }
+        if (key == "solenoidal_remesh") scene.value().solenoidalRemeshFollowsBodySheet = false;
+    }
+    if (scene.value().solenoidalRemeshFollowsBodySheet) {
+        scene.value().setup.params.solenoidalRemesh = scene.value().setup.params.bodySheet;
     }
     // Each --set is in range on its own; together they must still make a setup that can run.
     if (const std::string problem = SetupProblem(scene.value().setup); !problem.empty()) {

@@ -63,6 +63,11 @@ struct Scene {
     SceneSetup setup;
     CameraSettings camera;
     DisplaySettings display;
+    /// True while neither the file nor a --set gave `solenoidal_remesh`: it
+    /// then follows `body_sheet` (a body that makes its own wake needs the
+    /// projection, or the wake's net vorticity drifts from Kelvin's sum and
+    /// the ball's path turns oblique; README, falling_ball).
+    bool solenoidalRemeshFollowsBodySheet = true;
 };
 
 /// Parses scene text; `displayName` (usually the path) prefixes error messages.

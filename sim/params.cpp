@@ -64,7 +64,7 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"solenoidal_remesh", "Solenoidal remesh", "", &P::solenoidalRemesh, 0.0f, 1.0f, true, false,
          "each remesh takes the divergence out of the vortons' vorticity (with the bodies' own 2 Omega inside "
          "them): the particles' field need not stay a curl, and a spinning ball's swirl tilts off its axis "
-         "when it does not", Panel::Solver},
+         "when it does not; a scene file that does not give it has it on where body_sheet is on", Panel::Solver},
         {"max_vortons", "Max vortons", "", &P::maxVortons, 0.0f, float(kMaxVortons), true, true,
          "most vortons a remesh may leave: beyond, the lattice coarsens (then the weakest are dropped); 0: 1.5 "
          "times the seeded count", Panel::Solver, 0.0f, 200000.0f},
