@@ -144,6 +144,12 @@ std::string PointerOfNamed(const SceneSetup& setup, const std::string& problem) 
 
 namespace {
 Result<Scene> ParseSceneChecked(const std::string& text, const std::string& displayName);
+
+/// Values that follow another key while the scene did not give them:
+/// solenoidal_remesh follows body_sheet (Scene::solenoidalRemeshFollowsBodySheet).
+void ApplyFollowedDefaults(Scene& scene) {
+    if (scene.solenoidalRemeshFollowsBodySheet) scene.setup.params.solenoidalRemesh = scene.setup.params.bodySheet;
+}
 }  // namespace
 
 std::span<const ParamInfo<CameraSettings>> CameraParamInfos() {
@@ -245,7 +251,7 @@ Result<Scene> ParseSceneChecked(const std::string& text, const std::string& disp
         }
         scene.solenoidalRemeshFollowsBodySheet = !params.contains("solenoidal_remesh");
     }
-    if (scene.solenoidalRemeshFollowsBodySheet) scene.setup.params.solenoidalRemesh = scene.setup.params.bodySheet;
+    ApplyFollowedDefaults(scene);
     if (root.contains("camera")) {
         const json& cam = root["camera"];
         if (Status s = CheckKeys(ctx, cam, "/camera", "camera", KeysOf(CameraParamInfos(), {})); !s) {
@@ -358,9 +364,7 @@ Result<Scene> PrepareScene(const std::string& nameOrFile, std::span<const std::s
         }
         if (key == "solenoidal_remesh") scene.value().solenoidalRemeshFollowsBodySheet = false;
     }
-    if (scene.value().solenoidalRemeshFollowsBodySheet) {
-        scene.value().setup.params.solenoidalRemesh = scene.value().setup.params.bodySheet;
-    }
+    ApplyFollowedDefaults(scene.value());
     // Each --set is in range on its own; together they must still make a setup that can run.
     if (const std::string problem = SetupProblem(scene.value().setup); !problem.empty()) {
         std::string given;

@@ -78,7 +78,7 @@ struct SimParams {
     /// falling_ball and ball_through_smoke, whose wakes' net vorticity drifts
     /// from Kelvin's without it, and the sheet that restores it each step
     /// turns the ball's path oblique, issue 12). Scene files that do not give
-    /// it get it where body_sheet is on (Scene::solenoidalRemeshFollowsBodySheet).
+    /// it get it where body_sheet is on (scene/scene.h).
     bool solenoidalRemesh = false;
     /// Most vortons a remesh may leave (live). Past it the vortons are
     /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per
