@@ -540,8 +540,9 @@ void SimWorker::Fill(SimSnapshot& s) {
         const Vortons& v = sim.GetVortons();
         s.vortonPositions.assign(v.position.begin(), v.position.end());
         s.vortonStrength.resize(v.Size());
+        const float h = sim.Spacing();
         for (std::size_t k = 0; k < v.Size(); ++k)
-            s.vortonStrength[k] = glm::length(v.vorticity[k]);
+            s.vortonStrength[k] = glm::length(CellVorticity(v, k, h * h * h));
         s.vortonSize = v.Size() ? 0.6f * v.radius[0] : 0.02f;
     } else {
         s.vortonPositions.clear();

@@ -352,15 +352,19 @@ void Simulation::RemeshVortons() {
 Simulation::VortonMoments Simulation::SumVortonMoments(std::span<const glm::vec3> velocity) const {
     assert(velocity.empty() || velocity.size() == m_vortons.Size());
     VortonMoments m;
+    const float h = Spacing();
+    const float cell = h * h * h;
     for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
         const glm::dvec3 x(m_vortons.position[k]);
         const glm::dvec3 w(m_vortons.vorticity[k]);
         const double volume = double(m_vortons.volume[k]);
         const glm::dvec3 alpha = w * volume;
+        // A sheet's vorton (CellVorticity) counts as its strength over a cell.
+        const glm::dvec3 wc(CellVorticity(m_vortons, k, cell));
         m.circulation += alpha;
         m.strength += glm::length(alpha);
         m.impulse += 0.5 * glm::cross(x, alpha);
-        m.enstrophy += glm::dot(w, w) * volume;
+        m.enstrophy += glm::dot(wc, wc) * std::max(volume, double(cell));
         const double mass = double(VortonDensityDeviation(k)) * volume;
         m.excessMass += mass;
         m.absExcessMass += std::abs(mass);
@@ -379,7 +383,8 @@ Diagnostics Simulation::ComputeDiagnostics() const {
     const std::size_t n = m_vortons.Size();
     if (n > 0) {
         std::vector<float> w(n);
-        for (std::size_t k = 0; k < n; ++k) w[k] = glm::length(m_vortons.vorticity[k]);
+        const float h = Spacing();
+        for (std::size_t k = 0; k < n; ++k) w[k] = glm::length(CellVorticity(m_vortons, k, h * h * h));
         const std::size_t p99 = std::min(n - 1, n * 99 / 100);
         std::nth_element(w.begin(), w.begin() + std::ptrdiff_t(p99), w.end());
         d.p99Vorticity = w[p99];

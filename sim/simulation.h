@@ -92,8 +92,8 @@ struct Diagnostics {
     glm::dvec3 circulation{0.0};  ///< total strength Σ α_k, m³/s
     double excessMass = 0.0;      ///< Σ δρ_k V_k, kg
     double maxSpeed = 0.0;        ///< largest vorton or tracer speed of the last step, m/s
-    double maxVorticity = 0.0;    ///< largest vorton |ω|, 1/s
-    /// 99th percentile of the vortons' |ω|, 1/s: a smooth, resolved field has
+    double maxVorticity = 0.0;    ///< largest vorton |ω| (over a lattice cell: CellVorticity), 1/s
+    /// 99th percentile of the vortons' |ω| (the same), 1/s: a smooth, resolved field has
     /// its largest |ω| within a small factor of it; a single vorton far above
     /// it is being stretched without bound (issue 10's rogue vorton).
     double p99Vorticity = 0.0;
@@ -200,7 +200,7 @@ public:
         glm::dvec3 circulation{0.0};  ///< Σ α_k, m³/s
         double strength = 0.0;        ///< Σ |α_k|, m³/s
         glm::dvec3 impulse{0.0};      ///< ½ Σ x_k × α_k, m⁴/s
-        double enstrophy = 0.0;       ///< Σ |ω_k|² V_k, m³/s²
+        double enstrophy = 0.0;       ///< Σ |ω_k|² V_k (a sheet's vorton: over a cell, CellVorticity), m³/s²
         double excessMass = 0.0;      ///< Σ δρ_k V_k, kg
         double absExcessMass = 0.0;   ///< Σ |δρ_k| V_k, kg: heavy and light dye both counted
         /// Σ u_k·(x_k × α_k), m⁶/s² (ρ₀ times it is the kinetic energy, Saffman

@@ -189,14 +189,16 @@ std::string Simulation::StageDiffusion(StepContext& c) {
     std::span<const float> eddy;
     if (p.smagorinsky > 0.0f && nv > 0) {
         // Subgrid eddy viscosity ν_t = (C h)² |ω| (a Smagorinsky model with
-        // |ω| for the strain rate), capped at the explicit PSE stability
-        // limit ε²/(8 dt), since ε = σ is the smallest length the exchange sees.
+        // |ω| for the strain rate; ω over a lattice cell, CellVorticity),
+        // capped at the explicit PSE stability limit ε²/(8 dt), since ε = σ
+        // is the smallest length the exchange sees.
         const float h = Spacing();
+        const float cell = h * h * h;
         const float ch2 = p.smagorinsky * p.smagorinsky * h * h;
         const float cap = m_vortons.radius[0] * m_vortons.radius[0] / (8.0f * c.dt);
         m_eddyViscosity.resize(nv);
         ParallelFor(nv, [&](std::size_t k) {
-            m_eddyViscosity[k] = std::min(cap, ch2 * glm::length(m_vortons.vorticity[k]));
+            m_eddyViscosity[k] = std::min(cap, ch2 * glm::length(CellVorticity(m_vortons, k, cell)));
         });
         eddy = m_eddyViscosity;
     }

@@ -58,4 +58,9 @@ void Tracers::Add(glm::vec3 x, std::uint16_t g) {
     group.push_back(g);
 }
 
+glm::vec3 CellVorticity(const Vortons& vortons, std::size_t k, float cellVolume) {
+    const float v = vortons.volume[k];
+    return v < cellVolume ? vortons.vorticity[k] * (v / cellVolume) : vortons.vorticity[k];
+}
+
 }  // namespace vorton

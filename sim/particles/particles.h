@@ -40,6 +40,14 @@ struct Vortons {
     std::size_t Compact(std::span<const std::uint8_t> keep);
 };
 
+/// Vorticity of vorton k averaged over a lattice cell of `cellVolume` (m³), in 1/s: ω_k for
+/// a vorton that holds a cell of fluid or more, α_k / cellVolume for one that holds less.
+/// The vortons of a body's vortex sheet hold almost no fluid (body_coupling.cpp): their own
+/// ω_k = α_k / V_k is a sheet's strength over a sliver, not a value of the field, so what
+/// reads the field per vorton (the subgrid viscosity, max |ω|, the enstrophy, the vortons'
+/// colour) reads this.
+glm::vec3 CellVorticity(const Vortons& vortons, std::size_t k, float cellVolume);
+
 /// Passive tracers: moved by the flow, never feed back into it.
 struct Tracers {
     std::vector<glm::vec3> position;   ///< m
