@@ -68,10 +68,10 @@ TEST(Snapshot, LoadedRunContinuesBitForBit) {
     // Every scene: run 23 steps, save, run 24 more (a remeshing falls in both halves:
     // remesh_every is at most 10 in these scenes); a fresh simulation loaded from the file
     // runs the same 24 steps to the same bits at every step, the bodies' motion and forces
-    // included. Bodies of both models: the skin (stratified_ball, spinning_ball,
-    // flow_past_ball, with its emitter) and the sheets with their image flow (falling_ball,
-    // ball_through_smoke). Tracers cut to 20,000 (they take the same path as a million, at a
-    // fiftieth of the time).
+    // included. Bodies of both models: the skin (stratified_ball) and the sheets with their
+    // image flow (falling_ball, ball_through_smoke, spinning_ball, and flow_past_ball with its
+    // emitter and the dye its ball releases). Tracers cut to 20,000 (they take the same path
+    // as a million, at a fiftieth of the time).
     for (const std::string name : {"dye_drop", "two_drops", "rayleigh_taylor", "vortex_ring", "stratified_ball",
                                    "spinning_ball", "flow_past_ball", "falling_ball", "ball_through_smoke"}) {
         SCOPED_TRACE(name);
