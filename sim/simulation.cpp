@@ -316,7 +316,6 @@ void Simulation::RemeshVortons() {
     settings.bodies = m_bodySpheres;
     settings.keepInside = BodySheets();
     settings.capFarthestFirst = BodySheets();
-    settings.keepNetStrength = BodySheets();
     // The skin model needs vortons within its skin (one spacing) wherever the
     // body goes; two spacings cover the body's travel between remeshes.
     if (!BodySheets()) settings.bodyShell = 2.0f * m_lattice.spacing;

@@ -273,6 +273,13 @@ public:
     std::int64_t RemeshCappedCount() const { return m_remeshCapped; }
     double RemeshDroppedStrength() const { return m_remeshDropped; }
     const RemeshReport& LastRemesh() const { return m_lastRemesh; }
+    /// With body_sheet: the Σα (m³/s, world axes) that Kelvin's theorem holds
+    /// the fluid's Σα plus the bodies' Σ2Ω_bV_b to: the seeded Σα less what
+    /// was deliberately let go since (remeshing's culls and cap, emitters'
+    /// outflow, the far wake cut at wake_length, the layers' sponge), each
+    /// with its net vorticity. Each step's sheet keeps the fluid at it
+    /// (docs/METHOD.md §6, issue 12).
+    glm::dvec3 KelvinStrength() const { return m_kelvinStrength; }
 
     /// The solver of the last step (or of the state at reset): params.solver,
     /// with Auto resolved (ResolveActiveSolver).
@@ -463,8 +470,7 @@ private:
     /// Lets go of the vortons farther than wake_length from every body, but
     /// for those holding a group's fluid and those within two cells of a
     /// layer's fluid or fluid with a density deviation (at each remesh; both
-    /// body models). With body_sheet their net Σα goes, in equal shares, to
-    /// the kept vortons of the 2h rim inside the cut (Kelvin, issue 12).
+    /// body models). Their net Σα is let go with them (m_kelvinStrength).
     void ForgetFarWake();
     /// Σα of the vortons (m³/s), summed in vorton order in double.
     glm::dvec3 TotalStrength() const;
@@ -525,7 +531,6 @@ private:
     std::vector<std::uint8_t> m_buoyantGroup;
     std::vector<glm::vec4> m_bodySpheres;  // RemeshVortons: centre, radius
     std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay
-    std::vector<std::uint32_t> m_wakeRim;     // ForgetFarWake: kept vortons in the 2h rim inside the cut
     std::vector<std::uint64_t> m_fluidCells;  // ForgetFarWake: sorted keys of the cells holding a layer's or buoyant fluid
     Solver m_activeSolver = Solver::Direct;  // resolved at the start of each step
     float m_clusterCell = 0.0f;  // > 0: the grid solver splits the vortons into groups (SolverSettings)

@@ -280,9 +280,9 @@ std::string Simulation::StageRemesh(StepContext&) {
     // the tracers and the next step is the remeshed vortons'.
     const SimParams& p = m_setup.params;
     if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
-        // The remesh gives the net Σα of what it drops back to the flow's
-        // outer shell (RemeshSettings::keepNetStrength); what round-off
-        // leaves is let go on purpose (m_kelvinStrength).
+        // What the remesh drops (culls, the cap) takes its net Σα with it,
+        // as the far wake does (ForgetFarWake); that and round-off are let go
+        // on purpose (m_kelvinStrength).
         const glm::dvec3 before = BodySheets() ? TotalStrength() : glm::dvec3(0.0);
         RemeshVortons();
         if (BodySheets()) m_kelvinStrength += TotalStrength() - before;

@@ -462,34 +462,6 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         kept -= cut;
     }
 
-    // Kelvin: what was dropped goes, but its net vorticity Σα stays, on the
-    // kept points of the outermost shell (2h deep, measured from the nearest
-    // body's surface), where the cut vortex lines would close. The vortex
-    // lines of a wake are closed loops; a cap that cuts them at a distance
-    // leaves open ends whose net Σα the fluid would keep for ever:
-    // ball_through_smoke's fluid reached Σα_z = 0.115 m³/s at 6 s where
-    // Kelvin allows the body's −2VΩ ≈ −4·10⁻⁴, and with it the impulse
-    // ½Σx×α came to depend on the origin (issue 12, item 2).
-    if (settings.keepNetStrength && !settings.bodies.empty()) {
-        glm::dvec3 lost(0.0);
-        for (std::size_t idx = 0; idx < points; ++idx) {
-            if (tier[idx] == kDropped) lost += glm::dvec3(alpha[idx]);
-        }
-        auto receives = [&](std::size_t idx) { return tier[idx] != kDropped && tier[idx] != kInside; };
-        float outer = -std::numeric_limits<float>::max();
-        rows.ForEach([&](std::size_t idx, int i, int j, int k) {
-            if (receives(idx)) outer = std::max(outer, gapToBodies(i, j, k));
-        });
-        std::vector<std::uint32_t> shell;
-        rows.ForEach([&](std::size_t idx, int i, int j, int k) {
-            if (receives(idx) && gapToBodies(i, j, k) >= outer - 2.0f * h) shell.push_back(std::uint32_t(idx));
-        });
-        if (!shell.empty() && lost != glm::dvec3(0.0)) {
-            const glm::vec3 share = glm::vec3(lost / double(shell.size()));
-            for (const std::uint32_t idx : shell) alpha[idx] += share;
-        }
-    }
-
     // Each group's total volume goes to the points that keep its fluid.
     std::vector<double> total(channels, 0.0), held(channels, 0.0);
     for (std::size_t idx = 0; idx < points; ++idx) {

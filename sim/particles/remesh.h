@@ -82,12 +82,6 @@ struct RemeshSettings {
     /// a spinning ball their impulse, dropped remesh after remesh, drove a
     /// flow along the axis (issue 10).
     bool capFarthestFirst = false;
-    /// Give the net vorticity Σα of every dropped point (cull and cap) back,
-    /// in equal shares, to the kept points in the outermost 2h of what is
-    /// kept, by distance from the nearest body's surface (the cut where a
-    /// wake's vortex lines were opened), so Σα is conserved to round-off
-    /// (Kelvin; bodies that make their own vorticity). Only with bodies.
-    bool keepNetStrength = false;
     /// A remesh that would visit more lattice points than this (or whose box
     /// has more rows (j, k)) is not done (false returned). Only the points
     /// the vortons' kernels, their receivers and the bodies reach are

@@ -367,17 +367,18 @@ TEST(BodySheet, AMovingBallStartsWithItsAddedMass) {
 
 TEST(BodySheet, KelvinHoldsWhereTheCapAndTheWakeLengthCutTheWake) {
     // Kelvin: a flow started from rest keeps Σα = 0 over fluid and body,
-    // the fluid's Σα_k = −2VΩ. The wake's vortex lines close on themselves;
-    // where the vorton cap (farthest first) or wake_length cuts them, the
-    // cut-off part's net vorticity stays on the rim of what is kept. Before
-    // that, the fluid kept the cut-off net: here |Σα + 2VΩ| reached 3.6·10⁻³
-    // (cap) and 3.9·10⁻³ (wake length) of Σ|α_k| in 1.5 s, and
-    // ball_through_smoke's fluid Σα_z 0.115 m³/s at 6 s where −2VΩ is
-    // −4·10⁻⁴ (issue 12); now 5·10⁻⁸ and 3·10⁻⁸. Checked after the steps
-    // with no remesh: a remesh's push out of the wall layer removes the
-    // vorticity along n, which the next step's sheet takes up
-    // (CoupleBodies). Tolerance: float round-off of the vortons' Σα (single
-    // precision, summed over thousands of vortons), 10⁻⁵ of Σ|α_k|.
+    // the fluid's Σα_k = −2VΩ, less what crossed out of the kept fluid: the
+    // wake the vorton cap (farthest first) or wake_length cuts off takes its
+    // net vorticity with it (Simulation::KelvinStrength), as the far wake of
+    // a real flow carries its starting vortex downstream. Each step's sheet
+    // keeps the rest: |Σα + 2VΩ − KelvinStrength| under 10⁻⁵ of Σ|α_k| (float
+    // round-off of the vortons' Σα, single precision, summed over thousands
+    // of vortons). And the cut does carry net vorticity away: here
+    // 2.5–3·10⁻³ of Σ|α_k| by 3 s (at least 10⁻³ asked), which the fluid
+    // kept before stop 51 (3.6–3.9·10⁻³ in 1.5 s) and stops 51–57 put back on
+    // the rim of the cut. Checked after the steps with no remesh: a remesh's
+    // push out of the wall layer removes the vorticity along n, which the
+    // next step's sheet takes up (CoupleBodies).
     for (const bool byCap : {true, false}) {
         SceneSetup s = ClearWater(2000.0f, glm::vec3(0.0f), glm::vec3(1.0f, 0.3f, 0.0f), 4.0f);
         if (byCap) {
@@ -387,29 +388,28 @@ TEST(BodySheet, KelvinHoldsWhereTheCapAndTheWakeLengthCutTheWake) {
         }
         Simulation sim(s);
         const double volume = 4.0 / 3.0 * std::numbers::pi * std::pow(kRadius, 3.0);
-        double worst = 0.0;  // of |Σα + 2VΩ| / Σ|α_k|
+        double worst = 0.0;  // of |Σα + 2VΩ − KelvinStrength| / Σ|α_k|
+        double letGo = 0.0;  // the largest |KelvinStrength| / Σ|α_k|
+        double fluidNet = 0.0;  // the largest |Σα + 2VΩ| / Σ|α_k|
         for (int step = 1; step <= 150; ++step) {
             ASSERT_TRUE(test::RunSteps(sim, 1).ok);
             if (sim.StepCount() % sim.Params().remeshEvery == 0) continue;
             const Simulation::VortonMoments m = sim.SumVortonMoments();
             const glm::dvec3 body = 2.0 * volume * glm::dvec3(sim.Bodies()[0].angularVelocity);
-            worst = std::max(worst, glm::length(m.circulation + body) / m.strength);
+            worst = std::max(worst, glm::length(m.circulation + body - sim.KelvinStrength()) / m.strength);
+            letGo = std::max(letGo, glm::length(sim.KelvinStrength()) / m.strength);
+            fluidNet = std::max(fluidNet, glm::length(m.circulation + body) / m.strength);
         }
         const std::string tag = byCap ? "_cap" : "_wake_length";
         test::Measured("kelvin_error_over_total_strength" + tag, worst);
+        test::Measured("let_go_over_total_strength" + tag, letGo);
+        test::Measured("fluid_net_over_total_strength" + tag, fluidNet);
         EXPECT_LT(worst, 1.0e-5) << tag;
+        EXPECT_GT(letGo, 1.0e-3) << tag;
         if (byCap) {
             EXPECT_GT(sim.RemeshCappedCount(), 5) << "the cap must bind";
         } else {
-            // The wake length must cut, not the cap: the ball has gone farther
-            // than it, and no vorton is left beyond it (plus the travel
-            // between two remeshes).
-            EXPECT_LT(sim.GetVortons().Size(), sim.MaxVortons());
-            const glm::vec3 c = sim.Bodies()[0].position;
-            EXPECT_GT(glm::length(c), 1.5f * s.params.wakeLength) << "the ball went farther than the wake length";
-            float farthest = 0.0f;
-            for (const glm::vec3& x : sim.GetVortons().position) farthest = std::max(farthest, glm::length(x - c));
-            EXPECT_LT(farthest, s.params.wakeLength + 0.1f) << "the far wake was let go";
+            EXPECT_LT(sim.GetVortons().Size(), sim.MaxVortons()) << "the wake length must cut, not the cap";
         }
     }
 }
