@@ -244,7 +244,7 @@ void Simulation::ForgetFarWake() {
     // The cut wake takes its net vorticity with it (m_kelvinStrength), as the
     // far wake of a real flow carries it downstream for ever: what crossed
     // the cut since the start is the starting vortex of the body's lift and
-    // the net of every vortex it shed. Stops 51–57 gave it back, in equal
+    // the net of every vortex it shed. From 132129b to stop 57 it went back, in equal
     // shares, to the kept vortons of the 2h rim inside the cut (and a remesh's
     // drops to the outermost shell); the rim then held all of it for ever at
     // wake_length from the body, and that pinned starting vortex changed the

@@ -375,7 +375,7 @@ TEST(BodySheet, KelvinHoldsWhereTheCapAndTheWakeLengthCutTheWake) {
     // round-off of the vortons' Σα, single precision, summed over thousands
     // of vortons). And the cut does carry net vorticity away: here
     // 2.5–3·10⁻³ of Σ|α_k| by 3 s (at least 10⁻³ asked), which the fluid
-    // kept before stop 51 (3.6–3.9·10⁻³ in 1.5 s) and stops 51–57 put back on
+    // kept before commit 132129b (3.6–3.9·10⁻³ in 1.5 s) and that put back, to stop 57, on
     // the rim of the cut. Checked after the steps with no remesh: a remesh's
     // push out of the wall layer removes the vorticity along n, which the
     // next step's sheet takes up (CoupleBodies).
