@@ -57,15 +57,16 @@ struct SurfaceStencil {
     std::size_t Points() const { return normal.size(); }
 };
 
-/// The stencil with M surface points (M ≥ 16; for M a multiple of 8 the set of
-/// body_surface.cpp with the three mirror symmetries, else a Fibonacci sphere) and
-/// K = min(M/2, 96) sources (rounded down to a multiple of 8 with M)
-/// at 0.6 of the radius, fitted with a small Tikhonov term (relative 10⁻⁶)
+/// The stencil with M surface points (M ≥ 16: for M a multiple of 48 a set with the
+/// cube's 48 symmetries, else for a multiple of 8 one with the three mirrors, else a
+/// Fibonacci sphere; body_surface.cpp) and K = min(M/2, 96) sources at 0.6 of the
+/// radius (rounded down to a multiple of 48, or of 8, to share the points' symmetry),
+/// fitted with a small Tikhonov term (relative 10⁻⁶)
 /// so modes finer than the sources resolve are left alone, not amplified.
 SurfaceStencil MakeSurfaceStencil(std::size_t points);
 
 /// Surface points for a sphere of radius R whose spacing is about the
-/// vorton spacing h: 4π(R/h)², at least 48, rounded to a multiple of 8.
+/// vorton spacing h: 4π(R/h)² rounded to a multiple of 48 (at least 48).
 std::size_t SurfacePointsFor(float radius, float spacing);
 
 /// Makes `stencil`'s smoothing weights for a sphere of `radiusOverSpacing`

@@ -118,34 +118,53 @@ TEST(BodySheet, SurfacePointsHaveTheMirrorSymmetriesOfTheBall) {
     //   1.5e-3 ρΩ²R⁴ on spinning_ball and seeded a growing mode;
     // - a set with only the half turn about z and z → −z gave a fixed ball in
     //   a stream along x a steady side force along y (C_y −0.03 to −0.09).
-    for (const std::size_t m : {std::size_t(48), SurfacePointsFor(0.2f, 0.0557f), std::size_t(400)}) {
+    // The sets SurfacePointsFor asks for (multiples of 48) also have the
+    // swaps of the axes, so that across a stream along x, y and z are alike:
+    // with the three mirrors only, the wake a fixed ball took at Re 480
+    // followed the axis the lattice had its pole on.
+    for (const std::size_t m : {std::size_t(48), SurfacePointsFor(0.2f, 0.0557f), SurfacePointsFor(0.12f, 0.024f),
+                                std::size_t(400)}) {
         ASSERT_EQ(m % 8, 0u);
+        const bool cube = m % 48 == 0;
         const SurfaceStencil st = MakeSurfaceStencil(m);
         ASSERT_EQ(st.Points(), m);
-        auto closed = [](const std::vector<glm::vec3>& set, float scale) {
+        auto closed = [](const std::vector<glm::vec3>& set, bool swaps) {
             int missing = 0;
             for (const glm::vec3& p : set) {
-                for (const glm::vec3 image :
-                     {glm::vec3(-p.x, p.y, p.z), glm::vec3(p.x, -p.y, p.z), glm::vec3(p.x, p.y, -p.z)}) {
+                std::vector<glm::vec3> images = {glm::vec3(-p.x, p.y, p.z), glm::vec3(p.x, -p.y, p.z),
+                                                 glm::vec3(p.x, p.y, -p.z)};
+                if (swaps) {
+                    images.push_back(glm::vec3(p.y, p.x, p.z));
+                    images.push_back(glm::vec3(p.x, p.z, p.y));
+                }
+                for (const glm::vec3 image : images) {
                     const bool found = std::any_of(set.begin(), set.end(), [&](const glm::vec3& q) {
-                        return glm::length(q - image) < 1.0e-6f * scale;
+                        return glm::length(q - image) < 1.0e-6f;
                     });
                     missing += found ? 0 : 1;
                 }
             }
             return missing;
         };
-        EXPECT_EQ(closed(st.normal, 1.0f), 0) << m << " surface points";
-        EXPECT_EQ(closed(st.source, 1.0f), 0) << st.source.size() << " sources";
+        EXPECT_EQ(closed(st.normal, cube), 0) << m << " surface points";
+        const bool cubeSources = st.source.size() % 48 == 0;
+        if (cube && m >= 96) {
+            EXPECT_TRUE(cubeSources) << st.source.size() << " sources for " << m << " points";
+        }
+        EXPECT_EQ(closed(st.source, cubeSources), 0) << st.source.size() << " sources";
         EXPECT_EQ(st.source.size() % 8, 0u);
         float closest = 2.0f;
         for (std::size_t i = 0; i < m; ++i) {
             for (std::size_t j = i + 1; j < m; ++j) closest = std::min(closest, glm::length(st.normal[i] - st.normal[j]));
         }
         // No near-duplicates: the closest pair keeps a tenth of the mean
-        // spacing √(4π/m) (measured: 0.33, 0.18 and 0.11 of it for these m;
-        // the stencil of stops 44–54 had 0.16, 0.09 and 0.06).
-        EXPECT_GT(closest, 0.1f * std::sqrt(4.0f * kPi / float(m))) << m << " surface points";
+        // spacing √(4π/m) (measured: 0.11 of it for the three mirrors' set of
+        // 400 points; the stencil of stops 44–54 had 0.06). The 48-fold sets
+        // are relaxed by repulsion: 0.77, 0.80 and 0.78 of it for 48, 144 and
+        // 336 points, so 0.7 there.
+        const float spacing = std::sqrt(4.0f * kPi / float(m));
+        EXPECT_GT(closest, (cube ? 0.7f : 0.1f) * spacing) << m << " surface points";
+        test::Measured("closest_over_spacing_" + std::to_string(m), closest / spacing);
     }
 }
 
@@ -491,6 +510,92 @@ TEST(BodySheetSettling, FixedBallAtRe100SeparatesAndRecirculatesAsMeasured) {
     EXPECT_NEAR(separation, 127.0, 15.0);
     EXPECT_NEAR(reversed / (2.0 * radius) / 0.88, 1.0, 0.3);
     EXPECT_NEAR(cd / SchillerNaumannDragCoefficient(reynolds), 1.0, 0.3);
+}
+
+/// The side force's spectrum: St of its strongest peak and the share of its
+/// power in St 0.1–0.25 (issue 12's band). In: the side-force coefficients
+/// (C_y, C_z) sampled every `dt` s, for a ball of diameter `diameter` (m) in a
+/// stream of `speed` (m/s). Each component about its mean and linear trend (a
+/// wake still settling drifts, and a drift leaks into the lowest bins), under a
+/// Hann window, their powers added, bins from St 1/T·D/U up to St 0.6.
+std::pair<double, double> SideForcePeak(const std::vector<glm::dvec2>& side, double dt, double diameter,
+                                        double speed) {
+    const std::size_t n = side.size();
+    std::vector<glm::dvec2> s(n);
+    for (int c = 0; c < 2; ++c) {
+        double tMean = 0.0, vMean = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            tMean += double(i) / double(n);
+            vMean += side[i][c] / double(n);
+        }
+        double num = 0.0, den = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            num += (double(i) - tMean) * (side[i][c] - vMean);
+            den += (double(i) - tMean) * (double(i) - tMean);
+        }
+        for (std::size_t i = 0; i < n; ++i) s[i][c] = side[i][c] - vMean - num / den * (double(i) - tMean);
+    }
+    const auto strouhal = [&](std::size_t k) { return double(k) / (double(n) * dt) * diameter / speed; };
+    double total = 0.0, band = 0.0, peak = 0.0, peakSt = 0.0;
+    for (std::size_t k = 1; k < n / 2 && strouhal(k) <= 0.6; ++k) {
+        double power = 0.0;
+        for (int c = 0; c < 2; ++c) {
+            double re = 0.0, im = 0.0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const double w = 0.5 - 0.5 * std::cos(2.0 * std::numbers::pi * double(i) / double(n - 1));
+                const double phase = 2.0 * std::numbers::pi * double(k * i % n) / double(n);
+                re += w * s[i][c] * std::cos(phase);
+                im += w * s[i][c] * std::sin(phase);
+            }
+            power += re * re + im * im;
+        }
+        total += power;
+        if (strouhal(k) >= 0.1 && strouhal(k) <= 0.25) band += power;
+        if (power > peak) {
+            peak = power;
+            peakSt = strouhal(k);
+        }
+    }
+    return {peakSt, band / total};
+}
+
+TEST(BodySheetSettling, FlowPastBallSceneShedsAtASpheresStrouhalNumber) {
+    // The flow_past_ball scene: a ball (R = 0.12 m) held in a 0.6 m/s stream
+    // of clear water, Re = U·2R/ν = 480, R/h = 5, dt = 0.02 s. A sphere sheds
+    // there, its side force oscillating at St = f·2R/U ≈ 0.13–0.2 (Sakamoto &
+    // Haniu 1990, J. Fluids Eng. 112; issue 12's band 0.1–0.25). Checked over
+    // 30–60 s (the wake settles in 20–30 s; bins St 0.013 apart): the side
+    // force's strongest peak lies in St 0.1–0.25 and holds at least half the
+    // power there, and the drag is within 30 % of the curve (issue 12's drag
+    // tolerance). Measured: St 0.160, 86 % in the band, Cd 0.68 (the curve
+    // 0.57). With the three mirrors' surface points (stops 55–58) this scene's
+    // wake swung slowly at St 0.06 (44 % at the peak) instead: which of the two
+    // a run took followed the lattice's pole and the ball's place.
+    SceneSetup setup = test::LoadSetup("flow_past_ball");
+    setup.params.tracerCount = 0;  // tracers never act on the flow (bodies.csv is bitwise the same)
+    ASSERT_EQ(setup.params.dt, 0.02f);
+    ASSERT_TRUE(setup.bodies.size() == 1 && setup.bodies[0].fixed);
+    const double radius = setup.bodies[0].radius, speed = glm::length(glm::dvec3(setup.params.freeStream));
+    const double q = 0.5 * double(setup.params.ambientDensity) * speed * speed * std::numbers::pi * radius * radius;
+    Simulation sim(setup);
+    std::vector<glm::dvec2> side;
+    double drag = 0.0;
+    for (int step = 0; step < 3000; ++step) {
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        if (step < 1500) continue;
+        const glm::dvec3 f(sim.Bodies()[0].fluidForce);
+        side.emplace_back(f.y / q, f.z / q);
+        drag += f.x / q / 1500.0;
+    }
+    const auto [strouhal, inBand] = SideForcePeak(side, 0.02, 2.0 * radius, speed);
+    const double reynolds = speed * 2.0 * radius / double(setup.params.viscosity);
+    test::Measured("strouhal_flow_past_ball_30_to_60_s", strouhal);
+    test::Measured("side_force_power_in_St_0.1_to_0.25", inBand);
+    test::Measured("drag_coefficient_flow_past_ball", drag);
+    EXPECT_GE(strouhal, 0.1);
+    EXPECT_LE(strouhal, 0.25);
+    EXPECT_GT(inBand, 0.5);
+    EXPECT_NEAR(drag / SchillerNaumannDragCoefficient(reynolds), 1.0, 0.3);
 }
 
 TEST(BodySheet, AThrownBallAndItsFluidKeepTheirMomentumOnceStarted) {
