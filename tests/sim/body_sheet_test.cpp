@@ -604,7 +604,7 @@ TEST(BodySheet, AThrownBallAndItsFluidKeepTheirMomentumOnceStarted) {
     // displaces), is conserved (issue 12, item 2). A 2,000 kg/m³ ball thrown
     // at 1 m/s in clear water, R/h = 5: from 0.5 s to 2 s (the ball from 0.47
     // to 0.27 m/s) it changes by under 1 % of m_b U0, with the projection the
-    // scenes use with body_sheet. Measured: −0.1 % (−1.2 % without the
+    // scenes use with body_sheet. Measured: −0.24 % (−1.2 % without the
     // projection). While the sheet's vortons each held a cell of fluid, PSE's
     // exchange at the wall took 13 % of it in that window. Left out: the
     // first 0.5 s, in which it grows by 5 % of m_b U0 while the ball slows
@@ -635,7 +635,7 @@ TEST(BodySheetSettling, ThrownBallSlowsAsTheDragLawSays) {
     // higher than the steady one for a few tenths of a second: the boundary
     // layer is thin), dU/dt = −(3/8) C_d ρ U² / ((ρ_b + ρ/2) R) with the drag
     // curve's C_d at the ball's Reynolds number (the windows are at Re ≈ 300,
-    // 235 and 190), within 30 %. Measured: 0.93, 0.93, 0.83 of the law.
+    // 235 and 190), within 30 %. Measured: 0.93, 0.92, 0.81 of the law.
     const float rhoBody = 2000.0f;
     Simulation sim(ClearWater(rhoBody, glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f), 5.0f));
     std::vector<double> u{1.0};
@@ -712,7 +712,7 @@ TEST(BodySheetSettling, FallingBallSceneKeepsItsTerminalVelocityAndPathFor20s) {
     // spheres at this density ratio and Re ≈ 500–700 take oblique and
     // wandering paths that still follow the drag curve (Horowitz & Williamson
     // 2010, J. Fluid Mech. 651). Measured with the scene's solenoidal_remesh
-    // (and remesh_every 10): 0.73 of the curve, each second within 5 % of the
+    // (and remesh_every 10): 0.74 of the curve, each second within 5 % of the
     // mean, up to 0.16 m/s sideways from 12 s on (while its wake stayed
     // attached, before the sheet's vortons held no fluid volume, it fell at
     // 0.82 of the curve under 1 cm/s sideways). Without solenoidal_remesh the
