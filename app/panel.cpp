@@ -63,6 +63,17 @@ bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>:
             edited |= GravityWidget(p, scene);
             continue;
         }
+        if (bodies && p.bodySheet && std::get_if<int SimParams::*>(&info.member) &&
+            *std::get_if<int SimParams::*>(&info.member) == &SimParams::remeshEvery) {
+            // Bodies that make their own vorticity need remeshing (SetupProblem refuses 0).
+            ParamInfo<SimParams> atLeastOne = info;
+            atLeastOne.min = std::max(1.0f, info.min);
+            atLeastOne.sliderMin = std::max(1.0f, info.sliderMin);
+            const int before = p.remeshEvery;
+            p.remeshEvery = std::max(p.remeshEvery, 1);
+            edited |= ParamWidget(p, atLeastOne, TableSlider(atLeastOne), &scene) || p.remeshEvery != before;
+            continue;
+        }
         edited |= ParamWidget(p, info, TableSlider(info), &scene);
     }
     return edited;

@@ -121,9 +121,14 @@ Result<DensityGroup> ReadGroup(const Context& ctx, const json& g, const std::str
     return group;
 }
 
-/// The pointer of the group or body a SetupProblem() message names (its first
-/// '...' quoted name), at its "name" value; "" (the file's top) when none.
+/// Where a SetupProblem() message points: the parameter it starts with (at
+/// /params/<key>), else the group or body it names (its first '...' quoted
+/// name, at its "name" value); "" (the file's top) when none.
 std::string PointerOfNamed(const SceneSetup& setup, const std::string& problem) {
+    // A problem of one parameter starts with its key.
+    for (const auto& info : SimParamInfos()) {
+        if (problem.starts_with(std::string(info.key) + ' ')) return "/params/" + std::string(info.key);
+    }
     const auto open = problem.find('\'');
     const auto close = open == std::string::npos ? open : problem.find('\'', open + 1);
     if (close == std::string::npos) return "";
