@@ -144,7 +144,7 @@ std::array<glm::dvec3, 48> CubeImages(glm::dvec3 p) {
 ///   triangle by Arvo's equal-area map, then are moved 100 times along the tangential
 ///   inverse-square repulsion of every other point of the whole set (their own images
 ///   included, which keeps them off the mirror planes): nearest-neighbour distances
-///   then lie in 0.78–0.98 of √(4π/n) (n = 336 and 816; the unrelaxed map: 0.13–1.03).
+///   then lie in 0.77–0.97 of √(4π/n) (n = 336 and 816; the unrelaxed map: 0.13–1.03).
 /// - Why all 48: with only the three mirrors (SymmetricSphere) the pole sits on z, so
 ///   across a stream along x the directions y and z are not alike, and which wake a
 ///   fixed ball at Re 480 took (shedding at St 0.17–0.20 or a slow swing at St 0.06)
