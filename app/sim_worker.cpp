@@ -156,6 +156,11 @@ bool SimWorker::Sync(const FrameRequest& request, SimSnapshot& front,
     return fresh;
 }
 
+std::size_t SimWorker::GpuBacklog() const {
+    std::lock_guard lock(m_mutex);
+    return m_gpuQueue.size();
+}
+
 Status SimWorker::WriteSnapshot(const std::filesystem::path& file, const Scene& scene) {
     std::unique_lock lock(m_mutex);
     // Holding the mutex, the worker cannot start a round: only its current one can be running.

@@ -219,6 +219,10 @@ public:
     /// `errors`. Blocks only for lock-step, for the length of one step.
     bool Sync(const FrameRequest& request, SimSnapshot& front, std::vector<std::string>& errors);
 
+    /// The GPU tracer commands published and not yet taken by Sync (at most kMaxGpuBacklog
+    /// Step commands while free-running; a Replace or Return may come on top).
+    std::size_t GpuBacklog() const;
+
     /// Writes the simulation's state and `scene` to a snapshot file (WriteSnapshotFile) between
     /// steps: waits for a step in progress, and the worker starts none until it is written.
     Status WriteSnapshot(const std::filesystem::path& file, const Scene& scene);
@@ -313,7 +317,7 @@ private:
     std::shared_ptr<const std::vector<GridSampler::Float4>> m_lastGridValues;
 
     // Shared, guarded by m_mutex.
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::condition_variable m_wakeWorker;  // work was posted, or quit
     std::condition_variable m_wakeUi;      // the worker finished a round
     Pending m_pending;

@@ -323,7 +323,15 @@ TEST(SimWorker, GpuTracerStepsWaitForTheFrameLoop) {
     SimWorker::FrameRequest request = Running();
     request.gpuTracers = true;
     worker->Sync(request, front, errors);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // 75 steps of real time
+    // Waits for the backlog to fill (0.3 s of real time at 50 steps/s; much longer under the
+    // sanitizers, where a step can take longer than its 20 ms), then 0.5 s more (25 steps of
+    // real time) in which it must not grow.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (worker->GpuBacklog() < kMaxGpuBacklog && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_GE(worker->GpuBacklog(), kMaxGpuBacklog) << "the backlog did not fill in 120 s";
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_LE(worker->GpuBacklog(), kMaxGpuBacklog + 1) << "steps went on past the backlog";
     SimWorker::FrameRequest stopped;
     stopped.threads = 2;
     stopped.gpuTracers = true;
