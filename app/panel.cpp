@@ -63,8 +63,8 @@ bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>:
             edited |= GravityWidget(p, scene);
             continue;
         }
-        if (bodies && p.bodySheet && std::get_if<int SimParams::*>(&info.member) &&
-            *std::get_if<int SimParams::*>(&info.member) == &SimParams::remeshEvery) {
+        const auto* integer = std::get_if<int SimParams::*>(&info.member);
+        if (bodies && p.bodySheet && integer && *integer == &SimParams::remeshEvery) {
             // Bodies that make their own vorticity need remeshing (SetupProblem refuses 0).
             ParamInfo<SimParams> atLeastOne = info;
             atLeastOne.min = std::max(1.0f, info.min);
