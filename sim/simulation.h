@@ -503,6 +503,13 @@ private:
     /// that flow's slip releases in the first step is already the fluid's
     /// momentum (bound vorticity), not an impulse the body gives.
     std::vector<std::uint8_t> m_bodyFresh;
+    /// Time ahead of the bodies' state at which UpdateBodyImages and
+    /// PushVortonsOutOfBodies place them (x_b + lead·V_b, s): dt while the
+    /// predictor evaluates the vortons at t + dt and while CoupleBodies
+    /// pushes the corrected vortons out, so the image flow, the inside test,
+    /// the surface slip the sheet cancels and the push are those of the body
+    /// at t + dt, with the vortons; 0 otherwise.
+    float m_bodyImageLead = 0.0f;
     /// With body sheets: Σα of the fluid plus Σ2Ω_bV_b of the bodies, which
     /// Kelvin's theorem keeps (the seeded Σα), less what was deliberately let
     /// go since (remeshing's culls, emitters' outflow, the far wake, the

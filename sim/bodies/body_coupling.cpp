@@ -68,7 +68,8 @@ void Simulation::UpdateBodyImages(
         const float radius = m_setup.bodies[b].radius;
         const std::size_t m = SurfacePointsFor(radius, h);
         if (in.stencils[b].Points() != m) in.stencils[b] = MakeSurfaceStencil(m);
-        for (const glm::vec3& n : in.stencils[b].normal) points.push_back(m_bodies[b].position + radius * n);
+        const glm::vec3 center = m_bodies[b].position + m_bodyImageLead * m_bodies[b].velocity;
+        for (const glm::vec3& n : in.stencils[b].normal) points.push_back(center + radius * n);
     }
     std::vector<glm::vec3> fluid(points.size(), glm::vec3(0.0f));
     if (m_vortons.Size() > 0) evaluate(points, fluid);
@@ -77,7 +78,7 @@ void Simulation::UpdateBodyImages(
         const SurfaceStencil& stencil = in.stencils[b];
         const std::size_t m = stencil.Points();
         BodyImage& image = in.images[b];
-        image.center = m_bodies[b].position;
+        image.center = m_bodies[b].position + m_bodyImageLead * m_bodies[b].velocity;
         image.radius = m_setup.bodies[b].radius;
         image.relative = m_bodies[b].velocity - m_setup.params.freeStream;
         image.rigidVelocity = image.relative;
@@ -140,7 +141,7 @@ void Simulation::PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse) {
         const glm::vec3 x = m_vortons.position[k];
         for (std::size_t b = 0; b < nb; ++b) {
             const float radius = m_setup.bodies[b].radius;
-            const glm::vec3 c = m_bodies[b].position;
+            const glm::vec3 c = m_bodies[b].position + m_bodyImageLead * m_bodies[b].velocity;
             const glm::vec3 y = x - c;
             const float r2 = glm::dot(y, y);
             const float layer = radius + kWallLayerSpacings * h;
@@ -276,7 +277,11 @@ void Simulation::CoupleBodies(float dt) {
     pushI.resize(nb, glm::dvec3(0.0));
     {
         std::vector<glm::dvec3> i1;
+        // The vortons are at t + dt: pushed out of where the body will be
+        // (x_b + dt·V_b, as for the predictor's image flow), not where it was.
+        m_bodyImageLead = dt;
         PushVortonsOutOfBodies(&i1);
+        m_bodyImageLead = 0.0f;
         for (std::size_t b = 0; b < nb; ++b) pushI[b] += i1[b];
     }
     if (in.images.size() != nb) {
