@@ -463,7 +463,11 @@ private:
     /// Moves vortons inside a body (or closer to its surface than a quarter
     /// spacing) out along the normal and removes the wall-normal vorticity
     /// of those within two spacings of it; adds their impulse change per body.
-    void PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse);
+    /// `lead` (s): each body is taken at BodyCentreAhead(b, lead), dt when the
+    /// vortons are already at t + dt (CoupleBodies), 0 otherwise.
+    void PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse, float lead);
+    /// Body b's centre `lead` seconds ahead of its state, x_b + lead·V_b (m).
+    glm::vec3 BodyCentreAhead(std::size_t b, float lead) const;
     /// Gravity, buoyancy and the fluid's force on each body, its motion, and
     /// the vortex sheet that cancels the slip on its surface.
     void CoupleBodies(float dt);
@@ -503,12 +507,12 @@ private:
     /// that flow's slip releases in the first step is already the fluid's
     /// momentum (bound vorticity), not an impulse the body gives.
     std::vector<std::uint8_t> m_bodyFresh;
-    /// Time ahead of the bodies' state at which UpdateBodyImages and
-    /// PushVortonsOutOfBodies place them (x_b + lead·V_b, s): dt while the
-    /// predictor evaluates the vortons at t + dt and while CoupleBodies
-    /// pushes the corrected vortons out, so the image flow, the inside test,
-    /// the surface slip the sheet cancels and the push are those of the body
-    /// at t + dt, with the vortons; 0 otherwise.
+    /// Time ahead of the bodies' state at which UpdateBodyImages places them
+    /// (BodyCentreAhead, s): dt while the predictor evaluates the vortons at
+    /// t + dt (StagePredictor sets it for that call only), so the image flow,
+    /// the inside test and the surface slip the sheet cancels are those of the
+    /// body at t + dt, with the vortons; 0 otherwise. UpdateBodyImages is
+    /// reached through EvaluateVortons, hence a member, not an argument.
     float m_bodyImageLead = 0.0f;
     /// With body sheets: Σα of the fluid plus Σ2Ω_bV_b of the bodies, which
     /// Kelvin's theorem keeps (the seeded Σα), less what was deliberately let

@@ -297,7 +297,7 @@ std::string Simulation::StageRemesh(StepContext&) {
         ForgetFarWake();
         if (BodySheets() && !m_bodies.empty()) {
             std::vector<glm::dvec3> impulse;
-            PushVortonsOutOfBodies(&impulse);
+            PushVortonsOutOfBodies(&impulse, 0.0f);
             m_pendingPushImpulse.resize(impulse.size(), glm::dvec3(0.0));
             for (std::size_t b = 0; b < impulse.size(); ++b) m_pendingPushImpulse[b] += impulse[b];
         }

@@ -68,7 +68,7 @@ void Simulation::UpdateBodyImages(
         const float radius = m_setup.bodies[b].radius;
         const std::size_t m = SurfacePointsFor(radius, h);
         if (in.stencils[b].Points() != m) in.stencils[b] = MakeSurfaceStencil(m);
-        const glm::vec3 center = m_bodies[b].position + m_bodyImageLead * m_bodies[b].velocity;
+        const glm::vec3 center = BodyCentreAhead(b, m_bodyImageLead);
         for (const glm::vec3& n : in.stencils[b].normal) points.push_back(center + radius * n);
     }
     std::vector<glm::vec3> fluid(points.size(), glm::vec3(0.0f));
@@ -78,7 +78,7 @@ void Simulation::UpdateBodyImages(
         const SurfaceStencil& stencil = in.stencils[b];
         const std::size_t m = stencil.Points();
         BodyImage& image = in.images[b];
-        image.center = m_bodies[b].position + m_bodyImageLead * m_bodies[b].velocity;
+        image.center = BodyCentreAhead(b, m_bodyImageLead);
         image.radius = m_setup.bodies[b].radius;
         image.relative = m_bodies[b].velocity - m_setup.params.freeStream;
         image.rigidVelocity = image.relative;
@@ -131,7 +131,11 @@ void Simulation::AddBodyVelocity(std::span<const glm::vec3> points, std::span<gl
     });
 }
 
-void Simulation::PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse) {
+glm::vec3 Simulation::BodyCentreAhead(std::size_t b, float lead) const {
+    return m_bodies[b].position + lead * m_bodies[b].velocity;
+}
+
+void Simulation::PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse, float lead) {
     const std::size_t nb = m_bodies.size();
     impulse->resize(nb, glm::dvec3(0.0));
     if (nb == 0) return;
@@ -141,7 +145,7 @@ void Simulation::PushVortonsOutOfBodies(std::vector<glm::dvec3>* impulse) {
         const glm::vec3 x = m_vortons.position[k];
         for (std::size_t b = 0; b < nb; ++b) {
             const float radius = m_setup.bodies[b].radius;
-            const glm::vec3 c = m_bodies[b].position + m_bodyImageLead * m_bodies[b].velocity;
+            const glm::vec3 c = BodyCentreAhead(b, lead);
             const glm::vec3 y = x - c;
             const float r2 = glm::dot(y, y);
             const float layer = radius + kWallLayerSpacings * h;
@@ -279,9 +283,7 @@ void Simulation::CoupleBodies(float dt) {
         std::vector<glm::dvec3> i1;
         // The vortons are at t + dt: pushed out of where the body will be
         // (x_b + dt·V_b, as for the predictor's image flow), not where it was.
-        m_bodyImageLead = dt;
-        PushVortonsOutOfBodies(&i1);
-        m_bodyImageLead = 0.0f;
+        PushVortonsOutOfBodies(&i1, dt);
         for (std::size_t b = 0; b < nb; ++b) pushI[b] += i1[b];
     }
     if (in.images.size() != nb) {

@@ -51,6 +51,36 @@ SceneSetup ClearWater(float rhoBody, glm::vec3 gravity, glm::vec3 velocity, floa
     return s;
 }
 
+/// A fixed ball of radius `radius` (m) at the origin in clear water of
+/// viscosity `viscosity` (m²/s), as the drag and wake checks run it: no
+/// gravity, dt = 0.02 s, R/h = `resolution`, no subgrid model, remeshing every
+/// 10 steps, 1.5 m of wake kept. It is held in the stream `stream` (m/s), or
+/// carried at `velocity` (m/s) through the fluid (a fixed body keeps its
+/// given velocity), or both.
+SceneSetup FixedBallInStream(double radius, double viscosity, float resolution, glm::vec3 stream,
+                             glm::vec3 velocity = glm::vec3(0.0f)) {
+    SceneSetup s;
+    s.params.ambientDensity = float(kRho);
+    s.params.viscosity = float(viscosity);
+    s.params.gravity = glm::vec3(0.0f);
+    s.params.dt = 0.02f;
+    s.params.freeStream = stream;
+    s.params.bodySheet = true;
+    s.params.bodyResolution = resolution;
+    s.params.smagorinsky = 0.0f;
+    s.params.remeshEvery = 10;
+    s.params.wakeLength = 1.5f;
+    s.params.maxVortons = 400000;
+    BodySpec b;
+    b.name = "ball";
+    b.radius = float(radius);
+    b.density = float(kRho);
+    b.fixed = true;
+    b.velocity = velocity;
+    s.bodies.push_back(b);
+    return s;
+}
+
 /// Points just outside a sphere, spread over it (a Fibonacci sphere), and their normals.
 void SurfacePoints(glm::vec3 center, float radius, int n, std::vector<glm::vec3>* points,
                    std::vector<glm::vec3>* normals) {
@@ -449,26 +479,10 @@ TEST(BodySheetSettling, FixedBallAtRe100SeparatesAndRecirculatesAsMeasured) {
     // 0.005 s (no reversed flow), and Cd grew as dt shrank (0.98, 1.41,
     // 2.32 at R/h 8 and dt 0.02, 0.01, 0.005).
     constexpr double radius = 0.12, speed = 0.6, reynolds = 100.0;
-    SceneSetup s;
-    s.params.ambientDensity = float(kRho);
-    s.params.viscosity = float(speed * 2.0 * radius / reynolds);
-    s.params.gravity = glm::vec3(0.0f);
-    s.params.dt = 0.02f;
-    s.params.freeStream = glm::vec3(float(speed), 0.0f, 0.0f);
-    s.params.bodySheet = true;
+    SceneSetup s = FixedBallInStream(radius, speed * 2.0 * radius / reynolds, 6.0f,
+                                     glm::vec3(float(speed), 0.0f, 0.0f));
     s.params.solenoidalRemesh = true;
-    s.params.bodyResolution = 6.0f;
-    s.params.smagorinsky = 0.0f;
-    s.params.remeshEvery = 10;
-    s.params.wakeLength = 1.5f;
-    s.params.maxVortons = 400000;
     s.params.velocityGridCells = 16000000;
-    BodySpec b;
-    b.name = "ball";
-    b.radius = float(radius);
-    b.density = float(kRho);
-    b.fixed = true;
-    s.bodies.push_back(b);
     Simulation sim(s);
     double drag = 0.0;
     for (int step = 0; step < 500; ++step) {
@@ -646,26 +660,8 @@ TEST(BodySheetSettling, ABallMovingThroughStillWaterFeelsTheDragOfTheBallHeldInT
     // its slip V·dt (0.75 h) behind its surface, with Cd 0.674 over 2–5 s
     // (5 % more than held) and 0.718 over 20–40 s.
     auto drag = [](bool moving) {
-        SceneSetup s;
-        s.params.ambientDensity = float(kRho);
-        s.params.viscosity = 3.0e-4f;
-        s.params.dt = 0.02f;
-        s.params.bodySheet = true;
-        s.params.bodyResolution = 5.0f;
-        s.params.smagorinsky = 0.0f;
-        s.params.remeshEvery = 10;
-        s.params.wakeLength = 1.5f;
-        s.params.maxVortons = 400000;
-        const glm::vec3 u(0.6f, 0.0f, 0.0f);
-        if (!moving) s.params.freeStream = u;
-        BodySpec b;
-        b.name = "ball";
-        b.radius = 0.12f;
-        b.density = float(kRho);
-        b.fixed = true;
-        if (moving) b.velocity = u;
-        s.bodies.push_back(b);
-        Simulation sim(s);
+        const glm::vec3 u(0.6f, 0.0f, 0.0f), still(0.0f);
+        Simulation sim(FixedBallInStream(0.12, 3.0e-4, 5.0f, moving ? still : u, moving ? u : still));
         const double q = 0.5 * kRho * 0.36 * std::numbers::pi * 0.12 * 0.12;
         double cd = 0.0;
         for (int step = 0; step < 250; ++step) {
