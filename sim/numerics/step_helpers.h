@@ -66,9 +66,14 @@ inline Scan ScanVectors(std::span<const glm::vec3> values) {
     return ParallelScan(values.size(), [&](std::size_t i, Scan& s) { s.Add(values[i]); });
 }
 
+/// Elements per task of ParallelFor: its loops do a few dozen flops per element.
+inline constexpr std::size_t kElementGrain = 4096;
+
+/// Runs body(i) for i in [0, n) in parallel, `grain` or more at a time (1 when
+/// each i is itself a large block of work).
 template <typename F>
-void ParallelFor(std::size_t n, F&& body) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+void ParallelFor(std::size_t n, F&& body, std::size_t grain = kElementGrain) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, grain), [&](const tbb::blocked_range<std::size_t>& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i) body(i);
     });
 }

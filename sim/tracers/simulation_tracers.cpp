@@ -129,7 +129,9 @@ void Simulation::MarkNeeded(const NestedGrid& grid, std::span<const glm::vec3> p
 
 namespace {
 /// Indices in [begin, end) whose mask byte is set, in increasing order
-/// (parallel: counts per block, then each block writes its own range).
+/// (parallel: counts per block, then each block writes its own range; a task
+/// per block of kBlock bytes, which ParallelFor's element grain would have run
+/// all on one thread).
 void MaskedIndices(std::span<const std::uint8_t> mask, std::size_t begin, std::size_t end,
                    std::vector<std::size_t>& out) {
     constexpr std::size_t kBlock = 1 << 14;
@@ -139,7 +141,7 @@ void MaskedIndices(std::span<const std::uint8_t> mask, std::size_t begin, std::s
         std::size_t n = 0;
         for (std::size_t i = begin + b * kBlock; i < std::min(end, begin + (b + 1) * kBlock); ++i) n += mask[i] != 0;
         offset[b + 1] = n;
-    });
+    }, 1);
     for (std::size_t b = 0; b < blocks; ++b) offset[b + 1] += offset[b];
     out.resize(offset[blocks]);
     ParallelFor(blocks, [&](std::size_t b) {
@@ -147,7 +149,7 @@ void MaskedIndices(std::span<const std::uint8_t> mask, std::size_t begin, std::s
         for (std::size_t i = begin + b * kBlock; i < std::min(end, begin + (b + 1) * kBlock); ++i) {
             if (mask[i]) out[n++] = i;
         }
-    });
+    }, 1);
 }
 }  // namespace
 
