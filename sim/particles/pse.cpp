@@ -38,6 +38,8 @@ constexpr int kPhasedFromLayers = 24;
 constexpr int kSplitX = 4;
 /// Cells searched either side along x (along y and z: 2, as a y or z cell is half the reach wide).
 constexpr int kSearchX = 2 * kSplitX;
+/// Floats past each row block's buffer of rates (PseBlock writes a run's last eight lanes whole).
+constexpr std::uint32_t kBlockPad = 8;
 const float kEtaNorm = float(4.0 / std::pow(std::numbers::pi, 1.5));
 
 /// Everything the pair loop reads: the cell list and the cell-ordered copies.
@@ -157,9 +159,16 @@ VORTON_AVX2_CLONES void PseRange(const PseView& v, std::size_t begin, std::size_
 /// two layers), add the pair term to themselves and subtract it from the
 /// neighbour. Rates are cell-ordered: sorted vorton s's is r[s − base]. Such
 /// a block writes only to layers layer..layer+2 and rows rowBegin−2..rowEnd+1
-/// (BlockWrites), and to each rate in one fixed order.
-VORTON_AVX2_CLONES void PseBlock(const PseView& v, int layer, int rowBegin, int rowEnd, std::uint32_t base,
-                                 float* rx, float* ry, float* rz) {
+/// (BlockWrites), and to each rate in one fixed order. Sorted vortons from
+/// `base` up to `own` (exclusive) are the block's alone: a run's last eight
+/// lanes are written whole when they end below it (the lanes past the run
+/// subtract a zero term, which leaves a rate's bits as they are: a rate
+/// starts at +0 and so is never −0), one by one otherwise.
+VORTON_AVX2_CLONES void PseBlock(const PseView& view, int layer, int rowBegin, int rowEnd, std::uint32_t base,
+                                 std::uint32_t own, float* __restrict rx, float* __restrict ry,
+                                 float* __restrict rz) {
+    // A copy the rates' stores cannot alias: the pair loop keeps its pointers in registers.
+    const PseView v = view;
     const glm::vec3 h = v.cells->spacing;
     const glm::ivec3 dims = v.cells->points;
     const std::uint32_t first = v.start[v.cells->Index(0, rowBegin, layer)];
@@ -186,7 +195,7 @@ VORTON_AVX2_CLONES void PseBlock(const PseView& v, int layer, int rowBegin, int 
                     accY += t.y;
                     accZ += t.z;
                     const int lanes = int(runEnd - s);
-                    if (lanes >= 8) {
+                    if (lanes >= 8 || s + 8 <= own) {
                         const std::uint32_t o = s - base;
                         const Float8 nx = Load8(rx + o) - t.x, ny = Load8(ry + o) - t.y, nz = Load8(rz + o) - t.z;
                         Store8(rx + o, nx);
@@ -334,7 +343,10 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
             const int tasks = (layers - phase + 2) / 3;
             tbb::parallel_for(tbb::blocked_range<int>(0, std::max(0, tasks), 1), [&](const tbb::blocked_range<int>& r) {
                 for (int t = r.begin(); t != r.end(); ++t) {
-                    PseBlock(view, phase + 3 * t, 0, dims.y, 0, m_rx.data(), m_ry.data(), m_rz.data());
+                    // Up to the end of its layer + 2: the next task of the phase starts at layer + 3.
+                    const int layer = phase + 3 * t;
+                    const std::uint32_t own = BlockWrites(m_cells, m_start.data(), layer, 0, dims.y).second;
+                    PseBlock(view, layer, 0, dims.y, 0, own, m_rx.data(), m_ry.data(), m_rz.data());
                 }
             });
         }
@@ -358,15 +370,17 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
         m_blockFirst[std::size_t(b)] = first;
         // Kept non-decreasing (a conservative end: the top layers clamp).
         m_blockLast[std::size_t(b)] = b > 0 ? std::max(last, m_blockLast[std::size_t(b) - 1]) : last;
-        m_blockOffset[std::size_t(b) + 1] = m_blockOffset[std::size_t(b)] + (m_blockLast[std::size_t(b)] - first);
+        // Eight floats past each buffer: a run's last eight lanes are written whole.
+        m_blockOffset[std::size_t(b) + 1] =
+            m_blockOffset[std::size_t(b)] + (m_blockLast[std::size_t(b)] - first) + kBlockPad;
     }
     const std::size_t total = m_blockOffset[std::size_t(blocks)];
     for (auto* r : {&m_rx, &m_ry, &m_rz}) r->assign(total, 0.0f);
     tbb::parallel_for(tbb::blocked_range<int>(0, blocks, 1), [&](const tbb::blocked_range<int>& r) {
         for (int b = r.begin(); b != r.end(); ++b) {
             const std::size_t o = m_blockOffset[std::size_t(b)];
-            PseBlock(view, b / dims.y, b % dims.y, b % dims.y + 1, m_blockFirst[std::size_t(b)], m_rx.data() + o,
-                     m_ry.data() + o, m_rz.data() + o);
+            PseBlock(view, b / dims.y, b % dims.y, b % dims.y + 1, m_blockFirst[std::size_t(b)],
+                     m_blockLast[std::size_t(b)] + kBlockPad, m_rx.data() + o, m_ry.data() + o, m_rz.data() + o);
         }
     });
     // Both ends of the blocks' ranges grow with b, so the blocks that cover a
