@@ -473,7 +473,7 @@ TEST(BodySheetSettling, FixedBallAtRe100SeparatesAndRecirculatesAsMeasured) {
     // (by 10° bins, taken at the bin's middle), within 15° of 127° (one
     // surface spacing is 9.5° at R/h 6); the reversed flow on the axis
     // within 30 % of 0.88 D and the drag within 30 % of the curve, the
-    // tolerance of issue 12's drag checks. Measured: 135°, 0.77 D, Cd 0.90.
+    // tolerance of issue 12's drag checks. Measured: 135°, 0.79 D, Cd 0.898.
     // While the sheet's vortons each held a cell of fluid (stops 44–56) the
     // flow stayed attached to the rear at every R/h up to 12 and dt down to
     // 0.005 s (no reversed flow), and Cd grew as dt shrank (0.98, 1.41,
@@ -623,9 +623,12 @@ TEST(BodySheet, AThrownBallAndItsFluidKeepTheirMomentumOnceStarted) {
     // push). While the sheet's vortons each held a cell of fluid, PSE's
     // exchange at the wall took 13 % of it in that window. Left out: the
     // first 0.5 s, in which it grows while the ball slows from 1 to 0.47 m/s,
-    // mostly in jumps at the remeshes but not only (not explained): from the
-    // first step (the potential flow's bound sheet released) to 0.5 s by
-    // 5.5 % of m_b U0 (6.2 % before stop 61), and to 2 s by 4.6 % (6.0 %).
+    // mostly in jumps at the remeshes but not only: from the first step (the
+    // potential flow's bound sheet released) to 0.5 s by 5.5 % of m_b U0
+    // (6.2 % before stop 61), and to 2 s by 4.6 % (6.0 %). Most of it is the
+    // corrector's PSE at the wall (3.9 % in the first 25 steps, stop 63's
+    // impulse budget, README), which gives the fluid impulse the coupling does
+    // not charge to the ball.
     const float rhoBody = 2000.0f;
     SceneSetup setup = ClearWater(rhoBody, glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f), 5.0f);
     setup.params.solenoidalRemesh = true;
