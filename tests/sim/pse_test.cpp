@@ -51,6 +51,28 @@ double VarianceX(const Lattice& l) {
     return m2 / m0;
 }
 
+/// `count` vortons at uniform random positions in [0, box], each vorticity
+/// component uniform in [−1, 1], cores `radius` (times 1 + spread·u with u
+/// uniform in [−1, 1] when `spread` > 0), volumes 2.2e-4 m³ ± 30 %, and with
+/// `eddy` an eddy viscosity in [0, 4e-4] m²/s each. The same seed gives the
+/// same cloud.
+Lattice RandomCloud(int count, glm::vec3 box, unsigned seed, float radius, float spread,
+                    std::vector<float>* eddy = nullptr) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.0f, 1.0f);
+    Lattice l;
+    for (int p = 0; p < count; ++p) {
+        const float x = pos(rng), y = pos(rng), z = pos(rng);
+        l.position.push_back(box * glm::vec3(x, y, z));
+        const float wx = u(rng), wy = u(rng), wz = u(rng);
+        l.vorticity.emplace_back(wx, wy, wz);
+        l.radius.push_back(spread > 0.0f ? radius * (1.0f + spread * u(rng)) : radius);
+        l.volume.push_back(2.2e-4f * (1.0f + 0.3f * u(rng)));
+        if (eddy != nullptr) eddy->push_back(2.0e-4f * (1.0f + u(rng)));
+    }
+    return l;
+}
+
 TEST(Pse, ConservesTotalStrength) {
     // The pair terms are antisymmetric to the bit, so Σ dα/dt vanishes up to
     // the round-off of each vorton's float sum of ~100 neighbour terms:
@@ -88,17 +110,8 @@ TEST(Pse, PairwiseAndGatherPathsAgree) {
     // layers of cells (the pairwise path in blocks with their own buffers); a
     // box 2.5 tall has 28 (in three phases of layers).
     for (const float height : {1.0f, 2.5f}) {
-        std::mt19937 rng(11);
-        std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.0f, 1.0f);
-        Lattice l;
         std::vector<float> eddy;
-        for (int p = 0; p < int(4000 * height); ++p) {
-            l.position.emplace_back(pos(rng), pos(rng), height * pos(rng));
-            l.vorticity.emplace_back(u(rng), u(rng), u(rng));
-            l.radius.push_back(0.06f);
-            l.volume.push_back(2.2e-4f * (1.0f + 0.3f * u(rng)));
-            eddy.push_back(2.0e-4f * (1.0f + u(rng)));
-        }
+        const Lattice l = RandomCloud(int(4000 * height), {1.0f, 1.0f, height}, 11, 0.06f, 0.0f, &eddy);
         ParticleStrengthExchange pse;
         std::vector<glm::vec3> pairwise(l.position.size()), gather(l.position.size());
         pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, pairwise, eddy);
@@ -119,15 +132,7 @@ TEST(Pse, PairwisePathsGiveTheSameBitsForAnyThreadCount) {
     // A task writing a rate another task owns, or an order that depends on
     // the threads, changes the bits between 1 and 2 threads.
     for (const float height : {1.0f, 2.5f}) {
-        std::mt19937 rng(5);
-        std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.0f, 1.0f);
-        Lattice l;
-        for (int p = 0; p < int(4000 * height); ++p) {
-            l.position.emplace_back(pos(rng), pos(rng), height * pos(rng));
-            l.vorticity.emplace_back(u(rng), u(rng), u(rng));
-            l.radius.push_back(0.06f);
-            l.volume.push_back(2.2e-4f * (1.0f + 0.3f * u(rng)));
-        }
+        const Lattice l = RandomCloud(int(4000 * height), {1.0f, 1.0f, height}, 5, 0.06f, 0.0f);
         std::vector<std::vector<glm::vec3>> rates;
         for (const int threads : {1, 2}) {
             tbb::task_arena arena(threads);
@@ -175,17 +180,8 @@ TEST(Pse, MatchesTheSumOverEveryPair) {
     // runs cut at 0.8 of the chord, which miss only pairs near the cutoff
     // where the kernel is small, gave 5e-5 and 3e-4.
     for (const bool equal : {true, false}) {
-        std::mt19937 rng(23);
-        std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.0f, 1.0f);
-        Lattice l;
         std::vector<float> eddy;
-        for (int p = 0; p < 2500; ++p) {
-            l.position.emplace_back(pos(rng), 0.8f * pos(rng), 1.2f * pos(rng));
-            l.vorticity.emplace_back(u(rng), u(rng), u(rng));
-            l.radius.push_back(equal ? 0.06f : 0.06f * (1.0f + 0.2f * u(rng)));
-            l.volume.push_back(2.2e-4f * (1.0f + 0.3f * u(rng)));
-            eddy.push_back(2.0e-4f * (1.0f + u(rng)));
-        }
+        const Lattice l = RandomCloud(2500, {1.0f, 0.8f, 1.2f}, 23, 0.06f, equal ? 0.0f : 0.2f, &eddy);
         std::vector<glm::vec3> rate(l.position.size());
         ParticleStrengthExchange pse;
         pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, rate, eddy);
