@@ -229,10 +229,14 @@ std::string Simulation::StagePredictor(StepContext& c) {
     // moving through still water read its slip V·dt behind its surface (0.75
     // spacings in falling_ball) and had 5 % more drag than the same ball held
     // in the same stream (Galilean invariance; BodySheetSettling.ABallMoving…).
+    // Back to 0 however the evaluation ends, an exception included.
+    struct LeadReset {
+        float& lead;
+        ~LeadReset() { lead = 0.0f; }
+    } leadReset{m_bodyImageLead};
     m_bodyImageLead = dt;
     EvaluateVortons(m_predictedPosition, m_predictedVorticity, m_velocity1, m_stretch1, SolverFor(true),
                     FitVortonGrid(BoundsOf(m_predictedPosition)));
-    m_bodyImageLead = 0.0f;
     return {};
 }
 
