@@ -31,7 +31,16 @@ void InstallStopSignals() {
 
 int StopSignal() { return int(g_stopSignal); }
 
-std::string BlowUpAdvice(bool window) {
+std::string BlowUpAdvice(bool window, const SimParams& params) {
+    if (params.bodySheet && params.dt < kBodySheetSmallestStableDt) {
+        if (window) {
+            return "Paused: below dt 0.0075 s a ball's wall layer can grow until it blows up (a known limit): "
+                   "raise dt to 0.01-0.02, then Reset.";
+        }
+        return "stopped (exit 3); below dt 0.0075 s a ball that makes its own wake (body_sheet) can grow its "
+               "wall layer until the run blows up (a known limit, issue 12): try a larger time step, "
+               "0.01 to 0.02 s (--set dt=...)";
+    }
     if (window) return "Paused: lower dt or the density deviation, then Reset.";
     return "stopped (exit 3); try a smaller time step (--set dt=...), a smaller density deviation or speed, "
            "or a larger max_speed if the flow is meant to be that fast";
@@ -120,7 +129,7 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, 
         StepReport report;
         arena.execute([&] { report = sim.Step(); });
         if (!report.ok) {
-            log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false) << "\n";
+            log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false, sim.Params()) << "\n";
             return kExitRuntime;
         }
         totalMs += sim.LastStepMs();
