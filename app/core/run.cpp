@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <ostream>
+#include <sstream>
 
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -33,13 +34,15 @@ int StopSignal() { return int(g_stopSignal); }
 
 std::string BlowUpAdvice(bool window, const SimParams& params) {
     if (params.bodySheet && params.dt < kBodySheetSmallestStableDt) {
+        std::ostringstream below;
+        below << "below dt " << kBodySheetSmallestStableDt << " s ";
         if (window) {
-            return "Paused: below dt 0.0075 s a ball's wall layer can grow until it blows up (a known limit): "
-                   "raise dt to 0.01-0.02, then Reset.";
+            return "Paused: " + below.str() +
+                   "a ball's wall layer can grow until it blows up (a known limit): raise dt to 0.01-0.02, then Reset.";
         }
-        return "stopped (exit 3); below dt 0.0075 s a ball that makes its own wake (body_sheet) can grow its "
-               "wall layer until the run blows up (a known limit, issue 12): try a larger time step, "
-               "0.01 to 0.02 s (--set dt=...)";
+        return "stopped (exit 3); " + below.str() +
+               "a ball that makes its own wake (body_sheet) can grow its wall layer until the run blows up "
+               "(a known limit, issue 12): try a larger time step, 0.01 to 0.02 s (--set dt=...)";
     }
     if (window) return "Paused: lower dt or the density deviation, then Reset.";
     return "stopped (exit 3); try a smaller time step (--set dt=...), a smaller density deviation or speed, "
