@@ -86,6 +86,31 @@ struct StepWork {
     std::size_t tracerGridPoints = 0;  ///< points of the tracers' nested grid (all levels)
 };
 
+/// Where one step changed the vortons' linear impulse I = ½Σx_k×α_k (m⁴/s, about the
+/// world origin), one term per process, in double precision; the terms sum to I after
+/// the step less I before it (up to double round-off). In the continuum, away from
+/// walls, advection and stretching together and viscous diffusion each leave I
+/// unchanged (Saffman, *Vortex Dynamics*, §3.2), and baroclinic generation changes it
+/// at (g/ρ₀)Σδρ_kV_k; at a no-slip wall the fluid's force on a body is −ρ dI/dt (Wu
+/// 1981, AIAA J. 19). So a term that moves I where it should not is a discretisation
+/// error, and this says which (issue 12's drag, README).
+/// The corrector's change splits exactly as x₁×α₁ − x₀×α₀ = (x₁ − x₀)×α₀ + x₁×(α₁ − α₀).
+struct ImpulseBudget {
+    glm::dvec3 advection{0.0};   ///< the vortons' motion (free stream and bodies' image flow included): ½Σ(x₁ − x₀)×α₀
+    glm::dvec3 stretching{0.0};  ///< stretching and tilting (the image flow's included): ½Σx₁×Δα
+    glm::dvec3 diffusion{0.0};   ///< viscous diffusion (PSE, with the subgrid viscosity)
+    glm::dvec3 baroclinic{0.0};  ///< baroclinic generation
+    glm::dvec3 layers{0.0};      ///< the layers' sponge at their sides (AbsorbAtLayerSides)
+    glm::dvec3 bodies{0.0};      ///< the bodies: the push out of them (also the one after a remesh), the wall layer's normal part, the sheet
+    glm::dvec3 emitters{0.0};    ///< emitters' new vortons
+    glm::dvec3 remesh{0.0};      ///< remeshing: the interpolation, its culls and cap
+    glm::dvec3 farWake{0.0};     ///< the far wake let go (wake_length)
+    /// Sum of the terms: I after the step less I before it.
+    glm::dvec3 Total() const {
+        return advection + stretching + diffusion + baroclinic + layers + bodies + emitters + remesh + farWake;
+    }
+};
+
 /// Conserved and monitored quantities of the vortons (Cottet & Koumoutsakos §1.4).
 struct Diagnostics {
     glm::dvec3 impulse{0.0};      ///< linear impulse I = ½ Σ x_k × α_k, m⁴/s
@@ -150,6 +175,13 @@ public:
     const StageTimes& LastStageTimes() const { return m_stageMs; }
     double LastStepMs() const { return m_stepMs; }
     const StepWork& LastStepWork() const { return m_work; }
+    /// Whether Step() measures its ImpulseBudget (off by default: it adds a few
+    /// serial passes over the vortons per step; `--stats` turns it on).
+    void SetImpulseBudget(bool on) { m_budgetOn = on; }
+    /// The last step's ImpulseBudget (zeros when off).
+    const ImpulseBudget& LastImpulseBudget() const { return m_budget; }
+    /// ½Σx_k×α_k of the vortons, m⁴/s, summed serially in vorton order in double.
+    glm::dvec3 VortonImpulse() const;
     /// The tracers' nested velocity grid of the current state.
     const NestedGrid& VelocityGrid() const { return m_velocityGrid; }
     /// Velocity on VelocityGrid() (m/s, without the free stream): (x, y, z, unused) per point,
@@ -528,6 +560,13 @@ private:
     Aabb m_bounds;
     StageTimes m_stageMs{};
     StepWork m_work;
+    bool m_budgetOn = false;
+    ImpulseBudget m_budget;
+    glm::dvec3 m_budgetImpulse{0.0};  ///< I after the last attributed process of this step
+    /// Adds the change of VortonImpulse() since the last attribution to `term`.
+    void BudgetAttribute(glm::dvec3 ImpulseBudget::*term);
+    /// The corrector's terms (advection, stretching, diffusion, baroclinic), before it runs.
+    void BudgetCorrector(float dt);
     double m_stepMs = 0.0;
     double m_lastMaxSpeed = 0.0;
     double m_lastVortonSpeed = 0.0;  // the vortons' fastest speed, last step (early blow-up check)

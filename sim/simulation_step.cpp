@@ -47,6 +47,8 @@ StepReport Simulation::Step() {
     const std::int64_t start = Now();
     m_stageMs.fill(0.0);
     m_work = StepWork{};
+    m_budget = ImpulseBudget{};
+    if (m_budgetOn) m_budgetImpulse = VortonImpulse();
     StepContext context;
     context.dt = m_setup.params.dt;
     context.vortons = m_vortons.Size();
@@ -244,6 +246,7 @@ std::string Simulation::StageCorrector(StepContext& c) {
     // Trapezoid for advection and stretching, Euler for the rest.
     const SimParams& p = m_setup.params;
     const float dt = c.dt;
+    if (m_budgetOn) BudgetCorrector(dt);
     ParallelFor(c.vortons, [&](std::size_t k) {
         m_vortons.position[k] += dt * (0.5f * (m_velocity0[k] + m_velocity1[k]) + p.freeStream);
         m_vortons.vorticity[k] += 0.5f * dt * (m_stretch0[k] + m_stretch1[k]) +
@@ -252,7 +255,9 @@ std::string Simulation::StageCorrector(StepContext& c) {
     if (ScanVectors(m_vortons.position).nonFinite || ScanVectors(m_vortons.vorticity).nonFinite) {
         return "non-finite vorton position or vorticity";
     }
+    if (m_budgetOn) m_budgetImpulse = VortonImpulse();
     AbsorbAtLayerSides(dt);
+    BudgetAttribute(&ImpulseBudget::layers);
     return {};
 }
 
@@ -269,6 +274,7 @@ std::string Simulation::StageBodies(StepContext& c) {
             MoveBodies(c.dt);
             CollideVortons(c.dt);
         }
+        BudgetAttribute(&ImpulseBudget::bodies);
         for (std::size_t b = 0; b < m_bodies.size(); ++b) {
             const BodyState& body = m_bodies[b];
             if (!Finite(body.position) || !Finite(body.velocity) || !Finite(body.angularVelocity)) {
@@ -284,6 +290,7 @@ std::string Simulation::StageBodies(StepContext& c) {
         }
     }
     EmitVortons();
+    BudgetAttribute(&ImpulseBudget::emitters);
     return {};
 }
 
@@ -298,16 +305,21 @@ std::string Simulation::StageRemesh(StepContext&) {
         const glm::dvec3 before = BodySheets() ? TotalStrength() : glm::dvec3(0.0);
         RemeshVortons();
         if (BodySheets()) m_kelvinStrength += TotalStrength() - before;
+        BudgetAttribute(&ImpulseBudget::remesh);
         ForgetFarWake();
+        BudgetAttribute(&ImpulseBudget::farWake);
         if (BodySheets() && !m_bodies.empty()) {
             std::vector<glm::dvec3> impulse;
             PushVortonsOutOfBodies(&impulse, 0.0f);
             m_pendingPushImpulse.resize(impulse.size(), glm::dvec3(0.0));
             for (std::size_t b = 0; b < impulse.size(); ++b) m_pendingPushImpulse[b] += impulse[b];
         }
+        BudgetAttribute(&ImpulseBudget::bodies);
         FillEmitters();
+        BudgetAttribute(&ImpulseBudget::emitters);
     } else if (p.remeshEvery <= 0 && (m_steps + 1) % 5 == 0) {
         FillEmitters();  // vortons are off the lattice: each fills the point nearest to it
+        BudgetAttribute(&ImpulseBudget::emitters);
     }
     return {};
 }
@@ -347,6 +359,40 @@ std::string Simulation::StageTracers(StepContext& c) {
     }
     if (c.tracers > 0) FillMissingCorners(m_gridMissing, missing);
     return {};
+}
+
+glm::dvec3 Simulation::VortonImpulse() const {
+    glm::dvec3 sum(0.0);
+    for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
+        sum += 0.5 * glm::cross(glm::dvec3(m_vortons.position[k]),
+                                glm::dvec3(m_vortons.vorticity[k]) * double(m_vortons.volume[k]));
+    }
+    return sum;
+}
+
+void Simulation::BudgetAttribute(glm::dvec3 ImpulseBudget::*term) {
+    if (!m_budgetOn) return;
+    const glm::dvec3 now = VortonImpulse();
+    m_budget.*term += now - m_budgetImpulse;
+    m_budgetImpulse = now;
+}
+
+void Simulation::BudgetCorrector(float dt) {
+    // The corrector's update term by term (StageCorrector), in exact arithmetic
+    // on its float inputs: x₁×α₁ − x₀×α₀ = (x₁ − x₀)×α₀ + x₁×(α₁ − α₀).
+    const SimParams& p = m_setup.params;
+    const double step = double(dt);
+    for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
+        const double volume = double(m_vortons.volume[k]);
+        const glm::dvec3 x0(m_vortons.position[k]);
+        const glm::dvec3 alpha0 = glm::dvec3(m_vortons.vorticity[k]) * volume;
+        const glm::dvec3 dx = step * (0.5 * (glm::dvec3(m_velocity0[k]) + glm::dvec3(m_velocity1[k])) + glm::dvec3(p.freeStream));
+        const glm::dvec3 x1 = x0 + dx;
+        m_budget.advection += 0.5 * glm::cross(dx, alpha0);
+        m_budget.stretching += 0.5 * glm::cross(x1, 0.5 * step * volume * (glm::dvec3(m_stretch0[k]) + glm::dvec3(m_stretch1[k])));
+        m_budget.diffusion += 0.5 * glm::cross(x1, step * glm::dvec3(m_diffusion[k]));
+        m_budget.baroclinic += 0.5 * glm::cross(x1, step * volume * glm::dvec3(m_baroclinic[k]));
+    }
 }
 
 }  // namespace vorton
