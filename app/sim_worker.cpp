@@ -436,6 +436,7 @@ bool SimWorker::CanStep() const {
 
 void SimWorker::Step() {
     StepReport report;
+    m_sim->SetImpulseBudget(!m_outputsStopped && m_outputs.WantsImpulseBudget());
     m_arena->execute([&] { report = m_sim->Step(); });
     if (!report.ok) {
         m_blowUp = report.message;

@@ -60,7 +60,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_option("--threads", o.threads, "worker threads (0: all cores)")->check(WholeNumber(0, 256));
     auto* setOption = app.add_option("--set", o.sets, "set a parameter, e.g. ambient_density=2, gravity=0,0,-9.81, drop.density_deviation=0.5 "
                                     "(--list-params lists them)");
-    app.add_option("--stats", o.statsDir, "write DIR/frames.csv, one row per step");
+    app.add_option("--stats", o.statsDir, "write DIR/frames.csv, bodies.csv and impulse.csv, one row per step");
     auto* dump = app.add_option("--dump-dir", o.dumpDir, "write vortons_NNNNNN.ply and tracers_NNNNNN.ply to DIR");
     app.add_option("--dump-every", o.dumpEvery, "dump every K-th step (with --dump-dir)")
         ->check(WholeNumber(1, 1000000000))

@@ -41,6 +41,10 @@ std::string CsvField(const std::string& text) {
     return out + "\"";
 }
 
+/// impulse.csv's terms, in ImpulseBudget's order.
+constexpr const char* kImpulseTerms[] = {"advection", "stretching", "diffusion", "baroclinic", "layers",
+                                         "bodies",    "emitters",   "remesh",    "far_wake"};
+
 }  // namespace
 
 Status StatsWriter::Open(const std::filesystem::path& dir) {
@@ -59,6 +63,14 @@ Status StatsWriter::Open(const std::filesystem::path& dir) {
     m_bodies << "frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz\n";
     m_bodies.flush();
     if (!m_bodies) return Error{m_bodiesPath.string() + ": write failed (disk full?)"};
+    m_impulsePath = dir / "impulse.csv";
+    m_impulse.open(m_impulsePath);
+    if (!m_impulse) return Error{m_impulsePath.string() + ": cannot open for writing"};
+    m_impulse << "frame,time";
+    for (const char* term : kImpulseTerms) m_impulse << "," << term << "_x," << term << "_y," << term << "_z";
+    m_impulse << "\n";
+    m_impulse.flush();
+    if (!m_impulse) return Error{m_impulsePath.string() + ": write failed (disk full?)"};
     return Ok{};
 }
 
@@ -93,6 +105,18 @@ Status StatsWriter::WriteRow(const Simulation& sim) {
     }
     m_bodies.flush();
     if (!m_bodies) return Error{m_bodiesPath.string() + ": write failed (disk full?)"};
+
+    const ImpulseBudget& budget = sim.LastImpulseBudget();
+    std::snprintf(line, sizeof line, "%lld,%.6f", static_cast<long long>(sim.StepCount()), sim.Time());
+    m_impulse << line;
+    for (const glm::dvec3& term : {budget.advection, budget.stretching, budget.diffusion, budget.baroclinic, budget.layers,
+                                   budget.bodies, budget.emitters, budget.remesh, budget.farWake}) {
+        std::snprintf(line, sizeof line, ",%.9g,%.9g,%.9g", term.x, term.y, term.z);
+        m_impulse << line;
+    }
+    m_impulse << "\n";
+    m_impulse.flush();
+    if (!m_impulse) return Error{m_impulsePath.string() + ": write failed (disk full?)"};
     return Ok{};
 }
 

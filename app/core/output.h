@@ -24,9 +24,10 @@ namespace vorton {
 /// buoyancy, N; BodyState::NetForce()). frame and time are as in frames.csv.
 class StatsWriter {
 public:
-    /// Creates DIR if needed and writes both headers. Error says why it cannot.
+    /// Creates DIR if needed and writes the three headers. Error says why it cannot.
     Status Open(const std::filesystem::path& dir);
-    /// Appends the rows of the step just taken (frames.csv and bodies.csv).
+    /// Appends the rows of the step just taken (frames.csv, bodies.csv, impulse.csv:
+    /// the step's ImpulseBudget, which Simulation::SetImpulseBudget(true) must have asked for).
     Status WriteRow(const Simulation& sim);
     bool IsOpen() const { return m_out.is_open(); }
 
@@ -35,6 +36,8 @@ private:
     std::filesystem::path m_path;
     std::ofstream m_bodies;
     std::filesystem::path m_bodiesPath;
+    std::ofstream m_impulse;
+    std::filesystem::path m_impulsePath;
 };
 
 /// Binary little-endian PLY of the vortons: float x y z wx wy wz radius volume

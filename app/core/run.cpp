@@ -130,6 +130,7 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, 
             return ExitForSignal(signal);
         }
         StepReport report;
+        sim.SetImpulseBudget(outputs.WantsImpulseBudget());
         arena.execute([&] { report = sim.Step(); });
         if (!report.ok) {
             log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false, sim.Params()) << "\n";

@@ -28,6 +28,9 @@ public:
     /// Whether any output is open (each reads the simulation's tracers: their count, positions
     /// or dye).
     bool Any() const { return m_stats.IsOpen() || !m_dumpDir.empty() || !m_vdbDir.empty(); }
+    /// Whether the steps should measure their ImpulseBudget (Simulation::SetImpulseBudget):
+    /// `--stats` writes it to impulse.csv.
+    bool WantsImpulseBudget() const { return m_stats.IsOpen(); }
 
 private:
     StatsWriter m_stats;

@@ -174,6 +174,39 @@ TEST_F(OutputTest, BodiesCsvHasARowPerBodyPerStepMatchingTheState) {
     EXPECT_EQ(std::stof(ball[14]), -1.25f);
 }
 
+TEST_F(OutputTest, ImpulseCsvHasTheStepsBudgetTermByTerm) {
+    Simulation sim(WithBodies());
+    sim.SetImpulseBudget(true);
+    StatsWriter stats;
+    ASSERT_TRUE(stats.Open(m_dir).ok());
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    ASSERT_TRUE(stats.WriteRow(sim).ok());
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    ASSERT_TRUE(stats.WriteRow(sim).ok());
+    const auto lines = ReadLines(m_dir / "impulse.csv");
+    ASSERT_EQ(lines.size(), 3u);
+    const std::vector<std::string> terms{"advection", "stretching", "diffusion", "baroclinic", "layers",
+                                         "bodies",    "emitters",   "remesh",    "far_wake"};
+    std::vector<std::string> header{"frame", "time"};
+    for (const std::string& t : terms)
+        for (const char* c : {"_x", "_y", "_z"}) header.push_back(t + c);
+    EXPECT_EQ(Split(lines[0]), header);
+    const auto row = Split(lines[2]);
+    ASSERT_EQ(row.size(), header.size());
+    EXPECT_EQ(row[0], "2");
+    const ImpulseBudget& b = sim.LastImpulseBudget();
+    const glm::dvec3 expected[] = {b.advection, b.stretching, b.diffusion, b.baroclinic, b.layers,
+                                   b.bodies,    b.emitters,   b.remesh,    b.farWake};
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+        for (int c = 0; c < 3; ++c) {
+            const double value = expected[t][c];
+            EXPECT_NEAR(std::stod(row[2 + 3 * t + std::size_t(c)]), value, 1e-8 * std::abs(value)) << header[2 + 3 * t + c];
+        }
+    }
+    // The drop sinks: the columns hold the step's numbers, not zeros.
+    EXPECT_NE(b.baroclinic.z, 0.0);
+}
+
 TEST_F(OutputTest, StatsOpenFailsWithAMessage) {
     fs::create_directories(m_dir);
     std::ofstream(m_dir / "file") << "x";
