@@ -88,12 +88,14 @@ struct StepWork {
 
 /// Where one step changed the vortons' linear impulse I = ½Σx_k×α_k (m⁴/s, about the
 /// world origin), one term per process, in double precision; the terms sum to I after
-/// the step less I before it (up to double round-off). In the continuum, away from
-/// walls, advection and stretching together and viscous diffusion each leave I
-/// unchanged (Saffman, *Vortex Dynamics*, §3.2), and baroclinic generation changes it
-/// at (g/ρ₀)Σδρ_kV_k; at a no-slip wall the fluid's force on a body is −ρ dI/dt (Wu
-/// 1981, AIAA J. 19). So a term that moves I where it should not is a discretisation
-/// error, and this says which (issue 12's drag, README).
+/// the step less I before it, up to the float round-off of the corrector's update (its
+/// terms are computed in double from its inputs; ImpulseBudget tests: within 1e-6 of
+/// Σ|x_k||α_k|). In the continuum, away from walls, advection and stretching together
+/// and viscous diffusion each leave I unchanged (Saffman, *Vortex Dynamics*, 1992,
+/// ch. 3), and baroclinic generation changes it at (g/ρ₀)Σδρ_kV_k; at a no-slip wall
+/// the fluid's force on a body is −ρ dI/dt (Wu 1981, AIAA J. 19). So a term that moves
+/// I where it should not is a discretisation error, and this says which (issue 12's
+/// drag, README).
 /// The corrector's change splits exactly as x₁×α₁ − x₀×α₀ = (x₁ − x₀)×α₀ + x₁×(α₁ − α₀).
 struct ImpulseBudget {
     glm::dvec3 advection{0.0};   ///< the vortons' motion (free stream and bodies' image flow included): ½Σ(x₁ − x₀)×α₀

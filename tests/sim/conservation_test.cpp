@@ -212,7 +212,7 @@ TEST(ImpulseBudget, BaroclinicTermIsTheImpulseLawAndTheRestKeepsI) {
     // Boussinesq generation changes I at (g/ρ₀)Σδρ_kV_k (ImpulseGrowsWithBuoyancy: the whole
     // step, 0.3 % at 3000 vortons); here its own term over 1 s of the scene's drop, measured
     // 0.03 % from the law at its 4,000 vortons, so 1 % fails on a lost factor or sign. In the
-    // continuum advection with stretching, and diffusion, leave I unchanged (Saffman §3.2):
+    // continuum advection with stretching, and diffusion, leave I unchanged (Saffman 1992, ch. 3):
     // measured together 1.0e-3 of the generated impulse over the second; 1 % bounds it.
     SceneSetup setup = test::LoadSetup("dye_drop");
     setup.params.tracerCount = 0;
