@@ -59,6 +59,16 @@ protected:
         return setup;
     }
 
+    /// Opens a StatsWriter on m_dir, then steps sim and writes a row, `rows` times.
+    void WriteRows(Simulation& sim, int rows) {
+        StatsWriter stats;
+        ASSERT_TRUE(stats.Open(m_dir).ok());
+        for (int i = 0; i < rows; ++i) {
+            ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+            ASSERT_TRUE(stats.WriteRow(sim).ok());
+        }
+    }
+
     fs::path m_dir;
 };
 
@@ -79,12 +89,7 @@ std::vector<std::string> ReadLines(const fs::path& file) {
 
 TEST_F(OutputTest, StatsHeaderAndRows) {
     Simulation sim(Small());
-    StatsWriter stats;
-    ASSERT_TRUE(stats.Open(m_dir).ok());
-    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-    ASSERT_TRUE(stats.WriteRow(sim).ok());
-    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-    ASSERT_TRUE(stats.WriteRow(sim).ok());
+    ASSERT_NO_FATAL_FAILURE(WriteRows(sim, 2));
 
     const auto lines = ReadLines(m_dir / "frames.csv");
     ASSERT_EQ(lines.size(), 3u);
@@ -118,10 +123,7 @@ TEST_F(OutputTest, StatsHeaderAndRows) {
 
 TEST_F(OutputTest, BodiesCsvHeaderOnlyWithoutBodies) {
     Simulation sim(Small());
-    StatsWriter stats;
-    ASSERT_TRUE(stats.Open(m_dir).ok());
-    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-    ASSERT_TRUE(stats.WriteRow(sim).ok());
+    ASSERT_NO_FATAL_FAILURE(WriteRows(sim, 1));
     const auto lines = ReadLines(m_dir / "bodies.csv");
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_EQ(lines[0], "frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz");
@@ -177,12 +179,7 @@ TEST_F(OutputTest, BodiesCsvHasARowPerBodyPerStepMatchingTheState) {
 TEST_F(OutputTest, ImpulseCsvHasTheStepsBudgetTermByTerm) {
     Simulation sim(WithBodies());
     sim.SetImpulseBudget(true);
-    StatsWriter stats;
-    ASSERT_TRUE(stats.Open(m_dir).ok());
-    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-    ASSERT_TRUE(stats.WriteRow(sim).ok());
-    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-    ASSERT_TRUE(stats.WriteRow(sim).ok());
+    ASSERT_NO_FATAL_FAILURE(WriteRows(sim, 2));
     const auto lines = ReadLines(m_dir / "impulse.csv");
     ASSERT_EQ(lines.size(), 3u);
     const std::vector<std::string> terms{"advection", "stretching", "diffusion", "baroclinic", "layers",
