@@ -32,7 +32,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 23> infos{{
+    static const std::array<ParamInfo<P>, 24> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -65,6 +65,10 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "each remesh takes the divergence out of the vortons' vorticity (with the bodies' own 2 Omega inside "
          "them): the particles' field need not stay a curl, and a spinning ball's swirl tilts off its axis "
          "when it does not; a scene file that does not give it has it on where body_sheet is on", Panel::Solver},
+        {"diffusion_receivers", "Diffusion receivers", "", &P::diffusionReceivers, 0.0f, 1.0f, true, false,
+         "each remesh keeps empty vortons next to the vorticity it keeps, so that viscous diffusion can carry "
+         "vorticity into still fluid (without them the cloud's edge holds it in, in slow flow); costs vortons",
+         Panel::Solver},
         {"max_vortons", "Max vortons", "", &P::maxVortons, 0.0f, float(kMaxVortons), true, true,
          "most vortons a remesh may leave: beyond, the lattice coarsens (then the weakest are dropped); 0: 1.5 "
          "times the seeded count", Panel::Solver, 0.0f, 200000.0f},

@@ -80,6 +80,18 @@ struct SimParams {
     /// turns the ball's path oblique, issue 12). Scene files that do not give
     /// it get it where body_sheet is on (scene/scene.h).
     bool solenoidalRemesh = false;
+    /// Each remesh keeps zero-strength receivers on the lattice points next to
+    /// the vorticity it keeps (where |α| is at least kDiffusionReceiverFraction
+    /// of the largest), so that viscous diffusion (PSE, which exchanges
+    /// strength only between existing vortons) can carry vorticity into still
+    /// fluid. Without them the vorton cloud's edge grows only as far as the
+    /// vortons drift off the lattice between remeshes, and in slow flow it
+    /// holds the vorticity in like a wall: a ball started impulsively at
+    /// Re 1.7 then feels a force that does not scale with the stream's speed,
+    /// as linear (Stokes) flow must (issue 12; README). Off by default: it
+    /// costs vortons (+20–27 % at Re 100, about twice at Re 20, where the
+    /// diffusing cloud is that large) and stops flow_past_ball's shedding.
+    bool diffusionReceivers = false;
     /// Most vortons a remesh may leave (live). Past it the vortons are
     /// remeshed onto a lattice 2^{1/3} times as coarse (half the volume per
     /// vorton; conserves what remeshing conserves), as long as every body

@@ -315,6 +315,7 @@ void Simulation::RemeshVortons() {
     }
     settings.bodies = m_bodySpheres;
     settings.keepInside = BodySheets();
+    settings.diffusionReceivers = m_setup.params.diffusionReceivers;
     settings.capFarthestFirst = BodySheets();
     // The skin model needs vortons within its skin (one spacing) wherever the
     // body goes; two spacings cover the body's travel between remeshes.

@@ -40,6 +40,13 @@ struct RemeshSettings {
     /// happens only on vortons, and the density gradient reaches two cells
     /// beyond the dense fluid (cloud-in-cell spread and central differences).
     int receiverReach = 2;
+    /// Keep zero-vorticity points next to (Chebyshev distance 1) the points
+    /// that keep vorticity of at least diffusionReceiverFraction times the
+    /// largest |α|: PSE exchanges strength only between existing vortons, so
+    /// without them the cloud's edge grows only by the drift between remeshes
+    /// (SimParams::diffusionReceivers).
+    bool diffusionReceivers = false;
+    float diffusionReceiverFraction = 1.0e-3f;
     /// Per group (indexed like Vortons::group): whether it needs receivers
     /// (a non-zero density deviation; the layers of a stratified ambient do not).
     std::span<const std::uint8_t> buoyantGroup;
@@ -113,8 +120,10 @@ struct RemeshReport {
 ///  - it holds a group's fluid (settings.groupFloor); its group is the one
 ///    with the most volume there, its massFraction that volume / h³, after
 ///    each group's thin traces are folded back (total volume conserved);
-///  - it is a receiver near a buoyant group's fluid (settings.receiverReach)
-///    or in the shell around a body (settings.bodyShell);
+///  - it is a receiver near a buoyant group's fluid (settings.receiverReach),
+///    in the shell around a body (settings.bodyShell), or, with
+///    settings.diffusionReceivers, next to kept vorticity (chosen after the
+///    cull; a culled point chosen so keeps no strength);
 ///  - its vorticity is not among the weakest that the cullFraction budget
 ///    lets go.
 /// So a blob keeps its vortons and a halo, a wake keeps its vorticity, and

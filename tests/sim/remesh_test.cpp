@@ -216,6 +216,44 @@ std::size_t InShell(const Vortons& v, glm::vec4 body, float shell) {
     return count;
 }
 
+TEST(RemeshReceivers, DiffusionReceiversSurroundTheKeptVorticityOnly) {
+    // Two ambient vortons on lattice points, 10 spacings apart: a strong one
+    // and one of 1e-4 of its strength (under diffusionReceiverFraction, 1e-3).
+    // The M4′ kernel puts a vorton on a lattice point onto that point alone
+    // (W(0) = 1, W(1) = 0), so a remesh keeps 2 vortons; with
+    // diffusionReceivers it also keeps the strong one's 26 neighbours, with no
+    // strength (PSE can then pass vorticity to them), and nothing around the
+    // weak one. Σα and the impulse are the same bits either way.
+    const Lattice lattice{glm::vec3(0.0f), 0.125f};  // binary: the points are exact
+    const float h = lattice.spacing, sigma = 1.5f * h;
+    Vortons v;
+    v.Add(glm::vec3(3.0f * h, 3.0f * h, 3.0f * h), glm::vec3(0.0f, 0.0f, 2.0f), sigma, h * h * h, kAmbientGroup);
+    v.Add(glm::vec3(13.0f * h, 3.0f * h, 3.0f * h), glm::vec3(0.0f, 2.0e-4f, 0.0f), sigma, h * h * h, kAmbientGroup);
+    RemeshSettings settings;
+    settings.sigma = sigma;
+    settings.cullFraction = 0.0f;
+    SceneSetup none;
+    Vortons plain = v;
+    ASSERT_TRUE(Remesh(lattice, settings, plain));
+    EXPECT_EQ(plain.Size(), 2u);
+    settings.diffusionReceivers = true;
+    Vortons with = v;
+    ASSERT_TRUE(Remesh(lattice, settings, with));
+    ASSERT_EQ(with.Size(), 2u + 26u);
+    const glm::vec3 strong = v.position[0];
+    for (std::size_t k = 0; k < with.Size(); ++k) {
+        const glm::vec3 d = (with.position[k] - strong) / h;
+        const float chebyshev = std::max({std::abs(d.x), std::abs(d.y), std::abs(d.z)});
+        if (with.vorticity[k] == glm::vec3(0.0f)) {
+            EXPECT_NEAR(chebyshev, 1.0f, 1e-4f) << "a receiver away from the strong vorton, " << k;
+            EXPECT_EQ(with.volume[k], h * h * h);
+        }
+    }
+    const Totals a = TotalsOf(plain, none), b = TotalsOf(with, none);
+    EXPECT_EQ(a.alpha, b.alpha);
+    EXPECT_EQ(a.impulse, b.impulse);
+}
+
 TEST(RemeshBody, AFarBodysShellNeitherFailsTheRemeshNorMovesTheRest) {
     // A skin-model ball that left the fluid far behind (stratified_ball with
     // gravity flipped: 170 m at 60 s before it kept its shell) gets its shell
