@@ -30,8 +30,12 @@ float M4Prime(float x) {
 /// Why a lattice point is kept, weakest first: the cap drops in this order.
 /// A body's shell ranks above a group's fluid: without it a skin-model body
 /// meets no vortons and feels no drag, where the fluid's dropped volume goes
-/// to the points that keep it.
-enum Tier : std::uint8_t { kDropped = 0, kVorticity = 1, kReceiver = 2, kFluid = 3, kShell = 4, kInside = 5 };
+/// to the points that keep it. A diffusion receiver (empty, next to kept
+/// vorticity) goes before any vorticity: at the cap it displaced flow_past_ball's
+/// wake, and the wake stopped shedding.
+enum Tier : std::uint8_t {
+    kDropped = 0, kDiffusionReceiver = 1, kVorticity = 2, kReceiver = 3, kFluid = 4, kShell = 5, kInside = 6
+};
 
 /// The lattice points a remesh visits: for each row (j, k) of the lattice
 /// box, the interval of i that the vortons' kernels, their receivers and the
@@ -418,7 +422,7 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         for (std::size_t idx = 0; idx < points; ++idx) {
             if (!near[idx] || tier[idx] != kDropped) continue;
             alpha[idx] = glm::vec3(0.0f);
-            tier[idx] = kReceiver;
+            tier[idx] = kDiffusionReceiver;
         }
     }
     for (std::size_t idx = 0; idx < points; ++idx) {
@@ -461,7 +465,8 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
             if (tier[idx] == kDropped) return;
             float strength = tier[idx] == kFluid ? volume[idx * channels + std::size_t(best[idx])]
                                                  : glm::length(alpha[idx]);
-            if (settings.capFarthestFirst && tier[idx] == kVorticity && !settings.bodies.empty()) {
+            if (settings.capFarthestFirst && (tier[idx] == kVorticity || tier[idx] == kDiffusionReceiver) &&
+                !settings.bodies.empty()) {
                 strength = -gapToBodies(i, j, k);  // the farthest ranks lowest
             }
             ranks.push_back({tier[idx], strength, std::uint32_t(idx)});

@@ -252,6 +252,17 @@ TEST(RemeshReceivers, DiffusionReceiversSurroundTheKeptVorticityOnly) {
     const Totals a = TotalsOf(plain, none), b = TotalsOf(with, none);
     EXPECT_EQ(a.alpha, b.alpha);
     EXPECT_EQ(a.impulse, b.impulse);
+    // At the cap the receivers go first, before the weakest vorticity: they
+    // hold nothing (ranked with the vorticity they displaced flow_past_ball's wake).
+    settings.maxVortons = 10;
+    settings.maxCoarsening = 0;
+    Vortons capped = v;
+    RemeshReport report;
+    ASSERT_TRUE(Remesh(lattice, settings, capped, &report));
+    EXPECT_TRUE(report.capped);
+    ASSERT_EQ(capped.Size(), 10u);
+    const Totals c = TotalsOf(capped, none);
+    EXPECT_EQ(a.alpha, c.alpha) << "the weak vorton was dropped before an empty receiver";
 }
 
 TEST(RemeshBody, AFarBodysShellNeitherFailsTheRemeshNorMovesTheRest) {
