@@ -81,8 +81,8 @@ struct SimParams {
     /// it get it where body_sheet is on (scene/scene.h).
     bool solenoidalRemesh = false;
     /// Each remesh keeps zero-strength receivers on the lattice points next to
-    /// the vorticity it keeps (where |α| is at least kDiffusionReceiverFraction
-    /// of the largest), so that viscous diffusion (PSE, which exchanges
+    /// the vorticity it keeps (where |α| is at least 10⁻³ of the largest,
+    /// RemeshSettings::diffusionReceiverFraction), so that viscous diffusion (PSE, which exchanges
     /// strength only between existing vortons) can carry vorticity into still
     /// fluid. Without them the vorton cloud's edge grows only as far as the
     /// vortons drift off the lattice between remeshes, and in slow flow it

@@ -136,8 +136,8 @@ struct RemeshReport {
 /// clamped to the range of those that contributed. Deterministic (serial
 /// spreading in vorton order, selection by a total order). Past maxVortons
 /// or maxGridPoints the lattice is coarsened (see RemeshSettings); at the cap the
-/// weakest tier goes first: vorticity alone, receivers, a group's fluid, a
-/// body's shell. Returns false (and changes nothing) if the points to visit
+/// weakest tier goes first: diffusion receivers, vorticity alone, receivers, a
+/// group's fluid, a body's shell. Returns false (and changes nothing) if the points to visit
 /// would exceed maxPoints. Cost O(vortons · 64 + visited points), not the
 /// box's volume.
 bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vortons, RemeshReport* report = nullptr);
