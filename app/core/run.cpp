@@ -32,6 +32,15 @@ void InstallStopSignals() {
 
 int StopSignal() { return int(g_stopSignal); }
 
+std::string TimeStepCaution(const SimParams& params, bool bodies) {
+    if (!bodies || !params.bodySheet || !(params.dt < kBodySheetSmallestStableDt)) return {};
+    std::ostringstream text;
+    text << "dt " << params.dt << " s is below " << kBodySheetSmallestStableDt
+         << " s: a ball that makes its own wake (body_sheet) can grow its wall layer until the run blows up "
+            "after some seconds (a known limit, issue 12); 0.01 to 0.02 s is stable";
+    return text.str();
+}
+
 std::string BlowUpAdvice(bool window, const SimParams& params) {
     if (params.bodySheet && params.dt < kBodySheetSmallestStableDt) {
         std::ostringstream below;

@@ -65,6 +65,12 @@ std::string BlowUpAdvice(bool window, const SimParams& params);
 /// 0.005 s (every 20 or 40 steps), at R/h 8 at 7.7 s. The scenes run at 0.02 s.
 inline constexpr float kBodySheetSmallestStableDt = 0.0075f;
 
+/// The caution shown before a run may blow up for a reason known in advance: empty, or (with
+/// `bodies` and `body_sheet` at a dt below kBodySheetSmallestStableDt) that the balls' wall
+/// layer can grow until it blows up after some seconds, and the dt that holds. The panel shows
+/// it under the time step; a run prints it once at its start (issue 12).
+std::string TimeStepCaution(const SimParams& params, bool bodies);
+
 /// Number of steps to run when no window decides: --frames, else the last of --shots, else 250.
 std::int64_t FramesWithoutWindow(const Options& options);
 

@@ -409,14 +409,15 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         // Receivers next to the kept vorticity that is not negligible: PSE can
         // then pass it on into still fluid. A culled point among them stays
         // culled (its strength is not kept), so the budget holds.
+        auto keptVorticity = [&](std::size_t idx) { return tier[idx] == kVorticity || tier[idx] == kFluid; };
         float peak = 0.0f;
         for (std::size_t idx = 0; idx < points; ++idx) {
-            if (tier[idx] == kVorticity || tier[idx] == kFluid) peak = std::max(peak, glm::length(alpha[idx]));
+            if (keptVorticity(idx)) peak = std::max(peak, glm::length(alpha[idx]));
         }
         const float least = settings.diffusionReceiverFraction * peak;
         std::vector<std::uint8_t> near(points, 0);
         for (std::size_t idx = 0; idx < points; ++idx) {
-            near[idx] = (tier[idx] == kVorticity || tier[idx] == kFluid) && peak > 0.0f && glm::length(alpha[idx]) >= least;
+            near[idx] = keptVorticity(idx) && peak > 0.0f && glm::length(alpha[idx]) >= least;
         }
         Dilate(near, rows, 1);
         for (std::size_t idx = 0; idx < points; ++idx) {

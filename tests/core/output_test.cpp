@@ -386,6 +386,25 @@ TEST_F(OutputTest, BlowUpAdviceAsksABallsWakeForALargerTimeStepBelowItsStableOne
     }
 }
 
+TEST_F(OutputTest, TimeStepCautionWarnsABallsWakeBelowItsStableTimeStepOnly) {
+    // The panel shows it under dt and a run prints it at its start: only where
+    // the known limit applies (bodies making their own wake, dt below
+    // kBodySheetSmallestStableDt), so it does not cry wolf at the scenes' dt.
+    SimParams p;
+    p.bodySheet = true;
+    p.dt = 0.02f;
+    EXPECT_EQ(TimeStepCaution(p, true), "");
+    p.dt = kBodySheetSmallestStableDt;
+    EXPECT_EQ(TimeStepCaution(p, true), "");
+    p.dt = 0.005f;
+    const std::string caution = TimeStepCaution(p, true);
+    EXPECT_NE(caution.find("0.005"), std::string::npos) << caution;
+    EXPECT_NE(caution.find("0.01 to 0.02 s"), std::string::npos) << caution;
+    EXPECT_EQ(TimeStepCaution(p, false), "");  // no body, no wall layer
+    p.bodySheet = false;
+    EXPECT_EQ(TimeStepCaution(p, true), "");  // the skin layer has no such limit
+}
+
 TEST_F(OutputTest, PrepareSceneErrorsNameTheFlag) {
     Options options;
     options.sets = {"gravty=0,0,1"};

@@ -473,10 +473,11 @@ TEST(BodySheet, DiffusionReceiversMakeAnImpulsivelyStartedStokesFlowScaleWithThe
     // here (`scripts/drag-convergence --stokes-start`); the cull at each remesh
     // is a fraction of Σ|α|, which scales too. So 1 % is the tolerance: only
     // the vortons' drift off the lattice (U·t) differs. With the receivers,
-    // measured: 0.1 %. Without them PSE cannot pass vorticity past the cloud's
-    // edge, which grows only by that drift, and the slower flow diffuses less:
-    // at R/h 6 the field's force is 1.008 and 0.787 of F at the two speeds,
-    // the body's 0.781 and 0.740 (stop 68).
+    // measured: 0.9997 (impulse) and 0.9991 (force). Without them PSE cannot
+    // pass vorticity past the cloud's edge, which grows only by that drift,
+    // and the slower flow diffuses less: 0.953 and 0.936 here (printed, not
+    // asserted; at R/h 6 the field's force is 1.008 and 0.787 of F at the two
+    // speeds, stop 68).
     constexpr double radius = 0.12, viscosity = 1.44e-3;
     auto run = [&](double speed, bool receivers, double* impulse, double* force) {
         SceneSetup s = FixedBallInStream(radius, viscosity, 4.0f, glm::vec3(float(speed), 0.0f, 0.0f));
