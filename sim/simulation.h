@@ -503,7 +503,8 @@ private:
     /// Body b's centre `lead` seconds ahead of its state, x_b + lead·V_b (m).
     glm::vec3 BodyCentreAhead(std::size_t b, float lead) const;
     /// Gravity, buoyancy and the fluid's force on each body, its motion, and
-    /// the vortex sheet that cancels the slip on its surface.
+    /// the vortex sheet that cancels the slip on its surface (every
+    /// SheetStride(dt) steps).
     void CoupleBodies(float dt);
     /// Lets go of the vortons farther than wake_length from every body, but
     /// for those holding a group's fluid and those within two cells of a
