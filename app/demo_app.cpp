@@ -263,7 +263,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
             m_status = m_blowUp;  // printed with its advice when the run ends
             m_statusIsError = true;
         } else {
-            SetStatus(m_blowUp + ". " + BlowUpAdvice(true, m_setup.params), true);
+            SetStatus(m_blowUp + ". " + BlowUpAdvice(true), true);
         }
     }
     if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= m_front.bodies.size()) m_selectedBody = 0;
@@ -498,7 +498,7 @@ int DemoApp::Run() {
     }
     if (signal != 0) return ExitForSignal(signal);
     if (!m_blowUp.empty() && headless) {
-        std::cerr << "vorton: " << m_blowUp << "\nvorton: " << BlowUpAdvice(false, m_setup.params) << "\n";
+        std::cerr << "vorton: " << m_blowUp << "\nvorton: " << BlowUpAdvice(false) << "\n";
         return kExitRuntime;
     }
     return m_outputFailed ? kExitRuntime : kExitOk;

@@ -48,10 +48,6 @@ int main(int argc, char** argv) {
         std::cerr << "vorton: " << s.error() << "\n";
         return kExitRuntime;
     }
-    if (const std::string caution = TimeStepCaution(scene.value().setup.params, !scene.value().setup.bodies.empty());
-        !caution.empty()) {
-        std::cerr << "vorton: caution: " << caution << "\n";
-    }
     if (options.noRender) return RunWithoutRendering(options, std::move(scene.value()), std::cerr, std::move(loaded));
     auto app = DemoApp::Create(options, std::move(scene.value()), std::move(loaded));
     if (!app) {

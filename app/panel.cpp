@@ -13,7 +13,6 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "app/core/run.h"
 #include "app/demo_app.h"
 #include "app/panel_widgets.h"
 
@@ -50,8 +49,7 @@ bool GravityWidget(SimParams& p, const SimParams& scene) {
 /// The parameters of SimParams the table places in `panel`, live ones or those applied on
 /// reset, each with its table label and slider range (the gravity vector as magnitude and
 /// direction). Only those that apply: the treecode's opening angle where the tree may run,
-/// the wake length where there are `bodies`; under the time step, TimeStepCaution's text when
-/// it has one. Returns true when one was edited.
+/// the wake length where there are `bodies`. Returns true when one was edited.
 bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>::Panel panel, bool live,
                      bool bodies) {
     bool edited = false;
@@ -77,13 +75,6 @@ bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>:
             continue;
         }
         edited |= ParamWidget(p, info, TableSlider(info), &scene);
-        if (real && *real == &SimParams::dt) {
-            if (const std::string caution = TimeStepCaution(p, bodies); !caution.empty()) {
-                ImGui::PushTextWrapPos(0.0f);
-                ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s", caution.c_str());
-                ImGui::PopTextWrapPos();
-            }
-        }
     }
     return edited;
 }

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <ostream>
-#include <sstream>
 
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -32,27 +31,7 @@ void InstallStopSignals() {
 
 int StopSignal() { return int(g_stopSignal); }
 
-std::string TimeStepCaution(const SimParams& params, bool bodies) {
-    if (!bodies || !params.bodySheet || !(params.dt < kBodySheetSmallestStableDt)) return {};
-    std::ostringstream text;
-    text << "dt " << params.dt << " s is below " << kBodySheetSmallestStableDt
-         << " s: a ball that makes its own wake (body_sheet) can grow its wall layer until the run blows up "
-            "after some seconds (a known limit, issue 12); 0.01 to 0.02 s is stable";
-    return text.str();
-}
-
-std::string BlowUpAdvice(bool window, const SimParams& params) {
-    if (params.bodySheet && params.dt < kBodySheetSmallestStableDt) {
-        std::ostringstream below;
-        below << "below dt " << kBodySheetSmallestStableDt << " s ";
-        if (window) {
-            return "Paused: " + below.str() +
-                   "a ball's wall layer can grow until it blows up (a known limit): raise dt to 0.01-0.02, then Reset.";
-        }
-        return "stopped (exit 3); " + below.str() +
-               "a ball that makes its own wake (body_sheet) can grow its wall layer until the run blows up "
-               "(a known limit, issue 12): try a larger time step, 0.01 to 0.02 s (--set dt=...)";
-    }
+std::string BlowUpAdvice(bool window) {
     if (window) return "Paused: lower dt or the density deviation, then Reset.";
     return "stopped (exit 3); try a smaller time step (--set dt=...), a smaller density deviation or speed, "
            "or a larger max_speed if the flow is meant to be that fast";
@@ -142,7 +121,7 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, 
         sim.SetImpulseBudget(outputs.WantsImpulseBudget());
         arena.execute([&] { report = sim.Step(); });
         if (!report.ok) {
-            log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false, sim.Params()) << "\n";
+            log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false) << "\n";
             return kExitRuntime;
         }
         totalMs += sim.LastStepMs();

@@ -51,25 +51,9 @@ int StopSignal();
 /// Exit status of a run ended by `signal`: 128 + signal, as a shell reports it.
 inline int ExitForSignal(int signal) { return 128 + signal; }
 
-/// What to do after a blow-up of a run with `params`, for the way the run is
-/// watched: the window pauses (Reset after a change); a run without one has
-/// ended with exit 3. A smaller time step is the usual cure, but not for a
-/// ball that makes its own wake (body_sheet) at a dt below
-/// kBodySheetSmallestStableDt: there the advice is a larger one.
-std::string BlowUpAdvice(bool window, const SimParams& params);
-
-/// s: below this time step a ball that makes its own wake can grow its wall
-/// layer at the rear until the run blows up (issue 12, README). Measured on a
-/// fixed ball at Re 300, no subgrid model: at R/h 6 stable for 12 s at dt
-/// 0.0075 and 0.01 s (remeshing every 10 steps), blow-ups at 5.4–6.5 s at
-/// 0.005 s (every 20 or 40 steps), at R/h 8 at 7.7 s. The scenes run at 0.02 s.
-inline constexpr float kBodySheetSmallestStableDt = 0.0075f;
-
-/// The caution shown before a run may blow up for a reason known in advance: empty, or (with
-/// `bodies` and `body_sheet` at a dt below kBodySheetSmallestStableDt) that the balls' wall
-/// layer can grow until it blows up after some seconds, and the dt that holds. The panel shows
-/// it under the time step; a run prints it once at its start (issue 12).
-std::string TimeStepCaution(const SimParams& params, bool bodies);
+/// What to do after a blow-up, for the way the run is watched: the window
+/// pauses (Reset after a change); a run without one has ended with exit 3.
+std::string BlowUpAdvice(bool window);
 
 /// Number of steps to run when no window decides: --frames, else the last of --shots, else 250.
 std::int64_t FramesWithoutWindow(const Options& options);

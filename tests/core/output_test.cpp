@@ -363,48 +363,6 @@ TEST_F(OutputTest, RunWithoutRenderingWritesStatsAndDumps) {
     EXPECT_FALSE(fs::exists(m_dir / "dump" / "vortons_000001.ply"));
 }
 
-TEST_F(OutputTest, BlowUpAdviceAsksABallsWakeForALargerTimeStepBelowItsStableOne) {
-    // A smaller dt is the cure for most blow-ups; a ball making its own wake
-    // at a dt below kBodySheetSmallestStableDt needs a larger one (issue 12).
-    SimParams p;
-    for (bool window : {false, true}) {
-        p.bodySheet = false;
-        p.dt = 0.005f;
-        const std::string usual = BlowUpAdvice(window, p);
-        EXPECT_NE(usual.find(window ? "lower dt" : "smaller time step"), std::string::npos) << usual;
-        p.bodySheet = true;
-        p.dt = 0.02f;
-        EXPECT_EQ(BlowUpAdvice(window, p), usual);  // at the scenes' dt the usual advice
-        p.dt = 0.005f;
-        const std::string wake = BlowUpAdvice(window, p);
-        EXPECT_NE(wake.find(window ? "raise dt" : "larger time step"), std::string::npos) << wake;
-        EXPECT_EQ(wake.find("smaller time step"), std::string::npos) << wake;
-        EXPECT_EQ(wake.find("lower dt"), std::string::npos) << wake;
-        if (!window) {
-            EXPECT_NE(wake.find("--set dt="), std::string::npos) << wake;
-        }
-    }
-}
-
-TEST_F(OutputTest, TimeStepCautionWarnsABallsWakeBelowItsStableTimeStepOnly) {
-    // The panel shows it under dt and a run prints it at its start: only where
-    // the known limit applies (bodies making their own wake, dt below
-    // kBodySheetSmallestStableDt), so it does not cry wolf at the scenes' dt.
-    SimParams p;
-    p.bodySheet = true;
-    p.dt = 0.02f;
-    EXPECT_EQ(TimeStepCaution(p, true), "");
-    p.dt = kBodySheetSmallestStableDt;
-    EXPECT_EQ(TimeStepCaution(p, true), "");
-    p.dt = 0.005f;
-    const std::string caution = TimeStepCaution(p, true);
-    EXPECT_NE(caution.find("0.005"), std::string::npos) << caution;
-    EXPECT_NE(caution.find("0.01 to 0.02 s"), std::string::npos) << caution;
-    EXPECT_EQ(TimeStepCaution(p, false), "");  // no body, no wall layer
-    p.bodySheet = false;
-    EXPECT_EQ(TimeStepCaution(p, true), "");  // the skin layer has no such limit
-}
-
 TEST_F(OutputTest, PrepareSceneErrorsNameTheFlag) {
     Options options;
     options.sets = {"gravty=0,0,1"};
