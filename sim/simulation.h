@@ -504,7 +504,7 @@ private:
     glm::vec3 BodyCentreAhead(std::size_t b, float lead) const;
     /// Gravity, buoyancy and the fluid's force on each body, its motion, and
     /// the vortex sheet that cancels the slip on its surface (every
-    /// SheetStride(dt) steps).
+    /// SheetStride steps for its speed).
     void CoupleBodies(float dt);
     /// Lets go of the vortons farther than wake_length from every body, but
     /// for those holding a group's fluid and those within two cells of a

@@ -1,6 +1,6 @@
 // The rigid spheres' boundary conditions and their motion (issue 12):
 // no-through by image sources, no-slip by a vortex sheet released each step
-// (every SheetStride(dt) steps below 0.0075 s),
+// (every SheetStride steps for a slow body or a small dt),
 // and the fluid's force from the impulse the body gives the vorticity.
 //
 // Sources: Cottet & Koumoutsakos, *Vortex Methods* (2000), ch. 4 (the
@@ -51,24 +51,35 @@ constexpr float kWallLayerSpacings = 2.0f;
 /// 40 steps per remesh at 4 %.
 constexpr float kSheetVolumeFraction = 1.0e-3f;
 
-/// s: the slip's sheet is released at most this often (SheetStride). Released
-/// every step below it, the wall layer grows at the rear until the run blows
-/// up: a fixed ball at Re 300, R/h 6, 0.6 m/s, from 2.7 s at dt 0.005 s; at
-/// dt 0.0075 and 0.01 s it holds for 12 s (stops 64–65). Released every 2
-/// steps at dt 0.005 s, every 3 or 4 at 0.0025 s, or every 2 at R/h 8, the
-/// same ball holds for 8–10 s (stop 69, README). The limit is a Courant
-/// number, not a time: the same flow at half the speed and twice the time
-/// step (the same discrete problem) grows too, from 5.6 s. At the scenes'
-/// speeds (0.6–0.8 m/s, h 0.02 m) this time is U·dt/h ≈ 0.22.
-constexpr float kSmallestSheetInterval = 0.0075f;
+/// The slip's sheet is released once the flow past the body has carried the
+/// last one this fraction of a spacing, speed·interval ≥ kSheetCourant·h
+/// (SheetStride). Released more often, the wall layer grows at the rear
+/// until the run blows up. A fixed ball at Re 300, R/h 6, 0.6 m/s grew from
+/// 2.7 s at dt 0.005 s (U·dt/h 0.15) and held for 12 s at dt 0.0075 and
+/// 0.01 s (0.225, 0.3; stops 64–65); released every 2 steps at dt 0.005 s,
+/// every 3 or 4 at 0.0025 s, or every 2 at R/h 8, it holds for 8–10 s. The
+/// same flow at half the speed and twice the time step (the same discrete
+/// problem) grew from 5.6 s, and holds for 10 s released every 2 steps
+/// (stops 69–70, README). So the limit is this Courant number, not a time.
+constexpr float kSheetCourant = 0.25f;
+
+/// s: the longest interval between two releases, for a body at rest or
+/// nearly (the criterion above would never release): the slip a flow brings
+/// to a still body is then cancelled within this time (a viscous reach
+/// √(2ν·0.2 s) of 0.01 m at ν 3e-4 m²/s, about half a scene's spacing).
+constexpr float kLongestSheetInterval = 0.2f;
 
 glm::dvec3 D(glm::vec3 v) { return glm::dvec3(v); }
 
 }  // namespace
 
-int SheetStride(float dt) {
-    if (!(dt > 0.0f) || !(dt < kSmallestSheetInterval)) return 1;
-    return int(std::ceil(kSmallestSheetInterval / dt - 1.0e-3f));
+int SheetStride(float dt, float speed, float spacing) {
+    if (!(dt > 0.0f) || !(spacing > 0.0f)) return 1;
+    const int longest = std::max(1, int(std::floor(kLongestSheetInterval / dt + 1.0e-3f)));
+    const float courant = speed * dt / spacing;
+    if (courant >= kSheetCourant) return 1;
+    if (!(courant > 0.0f)) return longest;
+    return std::min(longest, int(std::ceil(kSheetCourant / courant - 1.0e-3f)));
 }
 
 void Simulation::UpdateBodyImages(
@@ -311,11 +322,17 @@ void Simulation::CoupleBodies(float dt) {
     const float sheetVolume = kSheetVolumeFraction * h * h * h;
     m_collisionImpulse = glm::dvec3(0.0);
 
-    // Each body's sheet for its slip and the fluid's spin at the body. Below
-    // kSmallestSheetInterval the slip's sheet (and Kelvin's) is released every
-    // SheetStride steps only; the slip left between accumulates, and the
-    // sheet of the bodies' own change of velocity (added mass) goes every step.
-    const bool releaseSlip = (m_steps + 1) % SheetStride(dt) == 0;
+    // Each body's sheet for its slip and the fluid's spin at the body. The
+    // slip's sheet is released every SheetStride steps for the body's speed
+    // through the fluid, |V − U∞| + |Ω|R; the slip left between accumulates.
+    // Kelvin's sheet and that of the bodies' own change of velocity (added
+    // mass) go every step.
+    std::vector<char> releaseSlip(nb);
+    for (std::size_t b = 0; b < nb; ++b) {
+        const float speed = glm::length(m_bodies[b].velocity - p.freeStream) +
+                            glm::length(m_bodies[b].angularVelocity) * m_setup.bodies[b].radius;
+        releaseSlip[b] = (m_steps + 1) % SheetStride(dt, speed, h) == 0;
+    }
     std::vector<std::vector<glm::dvec3>> sheets(nb);
     std::vector<glm::dvec3> fluidSpin(nb);
     glm::dvec3 missing = m_kelvinStrength - TotalStrength();
@@ -338,6 +355,7 @@ void Simulation::CoupleBodies(float dt) {
         // the fluid at the wall turns at ω_s + Ω less the ⅔Ω of the body's
         // own field, which gives the torque (Faxén).
         fluidSpin[b] = SheetForSlip(stencil, radius, h, slip) + w0 / 3.0;
+        if (!releaseSlip[b]) std::fill(slip.begin(), slip.end(), glm::dvec3(0.0));
         for (std::size_t j = 0; j < m; ++j) missing -= slip[j];
         missing -= 2.0 * SphereVolume(m_setup.bodies[b].radius) * w0;
         areaTotal += radius * radius;
@@ -359,7 +377,6 @@ void Simulation::CoupleBodies(float dt) {
             const glm::dvec3 n = D(in.stencils[b].normal[j]);
             sheets[b][j] += area * glm::cross(n, glm::cross(c, radius * n));
         }
-        if (!releaseSlip) std::fill(sheets[b].begin(), sheets[b].end(), glm::dvec3(0.0));
     }
 
     for (std::size_t b = 0; b < nb; ++b) {
@@ -399,7 +416,7 @@ void Simulation::CoupleBodies(float dt) {
             }
         }
         glm::dvec3 bound(0.0);
-        if (m_bodyFresh[b] && releaseSlip) {
+        if (m_bodyFresh[b] && releaseSlip[b]) {
             bound = i0;
             m_bodyFresh[b] = 0;
         }

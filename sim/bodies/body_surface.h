@@ -9,7 +9,7 @@
 ///   sphere fitted by least squares to the vortons' normal velocity at M
 ///   points of the surface (the method of fundamental solutions);
 /// - no-slip: what slip is left on the surface is cancelled each step (every
-///   SheetStride(dt) steps) by a vortex sheet γ = n × u_slip released into
+///   SheetStride steps) by a vortex sheet γ = n × u_slip released into
 ///   the fluid as new vortons.
 
 #include <cmath>
@@ -23,11 +23,15 @@
 
 namespace vorton {
 
-/// Steps between two releases of the slip's vortex sheet at time step dt (s): 1 at dt ≥
-/// 0.0075 s (every scene runs at 0.02 s), else the fewest steps that span 0.0075 s (2 at
-/// 0.005 s, 3 at 0.0025 s). Released more often, the wall layer of a ball in a 0.6 m/s
-/// stream grows at its rear until the run blows up (body_coupling.cpp, kSmallestSheetInterval).
-int SheetStride(float dt);
+/// Steps between two releases of the slip's vortex sheet at time step dt (s) for a body
+/// moving through the fluid at `speed` (m/s: |V − U∞| + |Ω|R) with vorton spacing
+/// `spacing` h (m): 1 while speed·dt ≥ h/4, else the fewest steps in which the flow
+/// carries a sheet h/4, at most the steps that span 0.2 s (a body at rest). Released more
+/// often, the wall layer grows at the rear until the run blows up (body_coupling.cpp,
+/// kSheetCourant). At the scenes' dt 0.02 s and h 0.02–0.04 m that is every step above
+/// 0.25–0.5 m/s; a slower ball (one coasting to rest, or a dropped one in its first
+/// 0.2 s) releases it every few steps.
+int SheetStride(float dt, float speed, float spacing);
 
 /// Adds the field of a point dipole, c·(3 d(d·p)/r⁵ − p/r³) (m/s), at offset
 /// d (r² = d·d > 0) from it and, when kStretch, its stretching term
