@@ -32,7 +32,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 24> infos{{
+    static const std::array<ParamInfo<P>, 25> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -57,6 +57,10 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"smagorinsky", "Subgrid constant", "", &P::smagorinsky, 0.0f, 1.0f, true, false,
          "C of the subgrid eddy viscosity (C h)^2 |w| added where the flow is finer than the vorton spacing h "
          "can resolve; 0 turns it off"},
+        {"van_driest", "Subgrid wall damping A+", "", &P::vanDriest, 0.0f, 100.0f, true, false,
+         "van Driest's A+ for damping the subgrid viscosity near a body's wall by (1 - exp(-y+/A+))^2, y+ = d "
+         "sqrt(|w|/nu) at distance d from the surface: the bodies' boundary layers are laminar (26: the usual "
+         "value; 0: no damping)", Panel::Solver, 0.0f, 50.0f},
         {"remesh_every", "Remesh every", "steps", &P::remeshEvery, 0.0f, 1000.0f, true, false,
          "steps between remeshings of the vortons onto their seeding lattice, which also culls what carries next to "
          "nothing (0: never); remeshing keeps the vortons' cores overlapping, without which isolated vortons "

@@ -65,6 +65,14 @@ struct SimParams {
     int velocityGridCells = 262144;          ///< most cells of the tracer velocity grid; the cell grows beyond (live)
     float densityCellFactor = 1.0f;          ///< density grid cell size / vorton spacing h (live)
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
+    /// A⁺ of the van Driest damping of the subgrid viscosity at a body's wall:
+    /// ν_t × (1 − exp(−y⁺/A⁺))², y⁺ = d·√(|ω|/ν) with d the distance to the
+    /// nearest body's surface and |ω| the vorton's own as the wall's shear
+    /// (van Driest 1956, J. Aeronaut. Sci. 23; Moin & Kim 1982, J. Fluid
+    /// Mech. 118). The bodies' boundary layers are laminar at the scenes'
+    /// Reynolds numbers, so there is nothing for the model to stand for;
+    /// 0: no damping, the default; falling_ball uses 26 (live)
+    float vanDriest = 0.0f;
     /// Steps between remeshings onto the seeding lattice, with culling of
     /// what carries next to nothing; 0: never (live). Keeps the vortons'
     /// cores overlapping: without it isolated vortons get stretched without
