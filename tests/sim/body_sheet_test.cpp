@@ -829,9 +829,9 @@ TEST(BodySheetSettling, ThrownBallSlowsAsTheDragLawSays) {
     // gravity: after the start (an impulsively started sphere's drag is
     // higher than the steady one for a few tenths of a second: the boundary
     // layer is thin), dU/dt = −(3/8) C_d ρ U² / ((ρ_b + ρ/2) R) with the drag
-    // curve's C_d at the ball's Reynolds number (the windows are at Re ≈ 300,
-    // 235 and 190), within 30 %, with the projection ball_through_smoke
-    // uses. Measured: 0.83, 0.83, 0.75 of the law (Re 357, 281, 231); the
+    // curve's C_d at the ball's Reynolds number (the windows are at Re ≈ 357,
+    // 281 and 231), within 30 %, with the projection ball_through_smoke
+    // uses. Measured: 0.83, 0.83, 0.75 of the law; the
     // history force over this ball's start would put it at or above the law
     // (README, stops 49 and 74). With σ = 1.5 h and the undamped subgrid
     // model (before stop 74) 0.93, 0.92, 0.81 without the projection, from
