@@ -683,9 +683,9 @@ TEST(BodySheetSettling, FlowPastBallSceneShedsAtASpheresStrouhalNumber) {
     // 0.57). With the three mirrors' surface points (stops 55–58) this scene's
     // wake swung slowly at St 0.06 (44 % at the peak) instead: which of the two
     // a run took followed the lattice's pole and the ball's place. The peak
-    // also follows the velocity kernel's smoothing at the wall, not only the
-    // flow: cores of 2 h give St 0.23, of h or 1.25 h no shedding (README,
-    // stop 75), so passing here is weak evidence of a resolved wake.
+    // also follows the cores' overlap σ/h (2 h: St 0.23; h or 1.25 h: no
+    // shedding), but at 1.5 h it holds from R/h 5 to 8 (St 0.173, 79 %, the
+    // same Cd; README, stop 75).
     SceneSetup setup = test::LoadSetup("flow_past_ball");
     setup.params.tracerCount = 0;  // tracers never act on the flow (bodies.csv is bitwise the same)
     ASSERT_EQ(setup.params.dt, 0.02f);
