@@ -266,6 +266,15 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
             SetStatus(m_blowUp + ". " + BlowUpAdvice(true), true);
         }
     }
+    if (m_front.latticeNotice != m_latticeNotice) {
+        // Once per change, in the status line and on stderr: a coarser lattice than the scene
+        // asked for changes what the user sees (a ball's wake, its drag) without any error.
+        m_latticeNotice = m_front.latticeNotice;
+        if (!m_latticeNotice.empty()) {
+            std::cerr << "vorton: step " << m_front.stepCount << ": " << m_latticeNotice << "\n";
+            if (m_blowUp.empty()) SetStatus(m_latticeNotice, false);
+        }
+    }
     if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= m_front.bodies.size()) m_selectedBody = 0;
     if (m_grabbedBody >= 0 && std::size_t(m_grabbedBody) >= m_front.bodies.size()) ReleaseGrab();
     return m_front.stepsCompleted != stepsBefore;

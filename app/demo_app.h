@@ -294,6 +294,7 @@ private:
     std::string m_status;
     bool m_statusIsError = false;
     std::string m_blowUp;
+    std::string m_latticeNotice;  // the last SimSnapshot::latticeNotice shown (once per change)
     double m_fps = 0.0;
     double m_drawMs = 0.0;
     bool m_profileGpu = false;

@@ -164,6 +164,19 @@ void InternalsSection(DemoApp& app) {
     ImGui::Text("t = %.2f s   step %lld   %.1f FPS", sim.time, static_cast<long long>(sim.stepCount), app.Fps());
     ImGui::Text("%zu vortons, %zu tracers%s", sim.vortonCount, sim.tracerPositions.size(),
                 sim.tracersOnGpu ? " (moved on the GPU)" : "");
+    if (sim.spacing > 0.0f) {
+        const ImVec4 colour = sim.latticeNotice.empty() ? ImGui::GetStyleColorVec4(ImGuiCol_Text)
+                                                        : ImVec4(1.0f, 0.75f, 0.3f, 1.0f);
+        if (!app.Setup().bodies.empty()) {
+            ImGui::TextColored(colour, "lattice h %.1f mm, R/h %.1f", 1000.0 * sim.spacing,
+                               double(app.Setup().bodies[0].radius / sim.spacing));
+        } else {
+            ImGui::TextColored(colour, "lattice h %.1f mm", 1000.0 * sim.spacing);
+        }
+        HelpMarker(sim.latticeNotice.empty()
+                       ? std::string_view("the vortons' spacing, as seeded (R/h: the first body's radius over it)")
+                       : std::string_view(sim.latticeNotice));
+    }
     if (app.GpuTracersAvailable()) {
         ImGui::Checkbox("Tracers on the GPU", &app.UseGpuTracers());
         HelpMarker("move the dye tracers with a compute shader, on the velocity grids the simulation computes "

@@ -560,6 +560,7 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.spacing = sim.Spacing();
     s.diagnostics = sim.ComputeDiagnostics();
     s.blowUp = m_blowUp;
+    s.latticeNotice = sim.LatticeNotice();
     s.stepMsHistory = m_stepMsHistory;
     s.bodyHistories = m_bodyHistories;
     s.flow = m_flow;

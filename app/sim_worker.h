@@ -120,6 +120,8 @@ struct SimSnapshot {
     Aabb bounds;
     Diagnostics diagnostics;
     std::string blowUp;         ///< the failed step's report; empty while the simulation is healthy
+    /// Simulation::LatticeNotice: empty until remeshing coarsens the lattice, then why.
+    std::string latticeNotice;
     StepHistory stepMsHistory;  ///< LastStepMs() per step, ms
     std::vector<BodyHistory> bodyHistories;  ///< since the last reset, one per body
     /// The flow measured after each step since the last reset (the diagnostics dock).

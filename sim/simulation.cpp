@@ -9,8 +9,10 @@
 #include <cassert>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <sstream>
+#include <string>
 
 #include <glm/geometric.hpp>
 #include <tbb/blocked_range.h>
@@ -49,6 +51,7 @@ void Simulation::Reset() {
     m_remeshCount = m_remeshCapped = 0;
     m_remeshDropped = 0.0;
     m_lastRemesh = RemeshReport{};
+    m_coarsenedBy = CoarseningCause::None;
     SeedTracers(m_setup, m_tracers);
     m_bodies.clear();
     m_bodyFresh.clear();
@@ -346,7 +349,51 @@ void Simulation::RemeshVortons() {
     ++m_remeshCount;
     m_remeshDropped += report.droppedStrength;
     if (report.capped) ++m_remeshCapped;
+    if (report.cause != CoarseningCause::None) m_coarsenedBy = report.cause;
     m_lastRemesh = report;
+}
+
+std::string Simulation::LatticeNotice() const {
+    const float h = Spacing();
+    if (!(m_seededSpacing > 0.0f) || !(h > 1.001f * m_seededSpacing)) return {};
+    char text[160];
+    std::snprintf(text, sizeof text, "Remeshing has coarsened the vortons' lattice from h = %.1f mm to %.1f mm",
+                  1e3 * double(m_seededSpacing), 1e3 * double(h));
+    std::string notice = text;
+    for (std::size_t b = 0; b < m_setup.bodies.size(); ++b) {
+        const BodySpec& body = m_setup.bodies[b];
+        std::snprintf(text, sizeof text, "%s%s: R/h %.1f to %.1f", b == 0 ? " (" : "; ",
+                      body.name.empty() ? ("body " + std::to_string(b)).c_str() : body.name.c_str(),
+                      double(body.radius / m_seededSpacing), double(body.radius / h));
+        notice += text;
+        if (b + 1 == m_setup.bodies.size()) notice += ")";
+    }
+    const std::size_t cells = std::size_t(std::max(512, m_setup.params.velocityGridCells));
+    const std::size_t gridCap = MaxGridPoints();
+    const std::string vortonCap = m_setup.params.maxVortons > 0
+                                      ? "the vortons reached max_vortons (" + std::to_string(MaxVortons()) + ")"
+                                      : "the vortons reached their automatic cap (" + std::to_string(MaxVortons()) +
+                                            "; max_vortons 0: 1.5 times the seeded count, 50 sheets per body)";
+    const std::string gridCapText =
+        gridCap >= cells ? "their solver grid reached velocity_grid_cells (" + std::to_string(cells) + " points)"
+                         : "their solver grid reached " + std::to_string(kSeededGridFactor) +
+                               " times the seeded flow's grid (" + std::to_string(gridCap) + " points)";
+    const std::string shorterWake = m_setup.params.wakeLength > 0.0f ? " (or shorten wake_length)" : "";
+    switch (m_coarsenedBy) {
+        case CoarseningCause::Vortons:
+            notice += ": " + vortonCap + ". Set max_vortons higher" + shorterWake + " to keep it finer.";
+            break;
+        case CoarseningCause::GridPoints:
+            notice += ": " + gridCapText + ". " +
+                      (gridCap >= cells ? "Raise velocity_grid_cells" + shorterWake + " to keep it finer."
+                                        : std::string("That cap keeps a step's cost near the first seconds' and "
+                                                      "follows the seeded flow, not a parameter."));
+            break;
+        case CoarseningCause::None:
+            notice += ": " + vortonCap + " or " + gridCapText + ".";
+            break;
+    }
+    return notice;
 }
 
 Simulation::VortonMoments Simulation::SumVortonMoments(std::span<const glm::vec3> velocity) const {

@@ -307,6 +307,13 @@ public:
     std::int64_t RemeshCappedCount() const { return m_remeshCapped; }
     double RemeshDroppedStrength() const { return m_remeshDropped; }
     const RemeshReport& LastRemesh() const { return m_lastRemesh; }
+    /// Empty while the vortons sit on the lattice spacing they were seeded with (or
+    /// that body_resolution set); once remeshing has coarsened it (MaxVortons,
+    /// MaxGridPoints), one sentence for the user: the spacing then and now, each
+    /// body's radius over it, the cap that bound (as of the last coarsening since
+    /// reset) and the parameter that lifts it. A scene asking for a finer ball
+    /// than its caps hold gets a coarser one, and this says so (issue 12).
+    std::string LatticeNotice() const;
     /// With body_sheet: the Σα (m³/s, world axes) that Kelvin's theorem holds
     /// the fluid's Σα plus the bodies' Σ2Ω_bV_b to: the seeded Σα less what
     /// was deliberately let go since (remeshing's culls and cap, emitters'
@@ -581,6 +588,9 @@ private:
     std::int64_t m_remeshCount = 0, m_remeshCapped = 0;
     double m_remeshDropped = 0.0;
     RemeshReport m_lastRemesh;
+    // The cap behind the last coarsening since reset (LatticeNotice). Not in the saved
+    // state: a restored run reports the caps without naming one.
+    CoarseningCause m_coarsenedBy = CoarseningCause::None;
     std::vector<std::uint8_t> m_buoyantGroup;
     std::vector<glm::vec4> m_bodySpheres;  // RemeshVortons: centre, radius
     std::vector<std::uint8_t> m_keep;  // EmitVortons: vortons that stay

@@ -111,6 +111,7 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, 
     }
     const std::int64_t frames = FramesWithoutWindow(options);
     double totalMs = 0.0;
+    std::string latticeNotice = sim.LatticeNotice();
     InstallStopSignals();
     for (std::int64_t f = 0; f < frames; ++f) {
         if (const int signal = StopSignal(); signal != 0) {
@@ -125,6 +126,10 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, 
             return kExitRuntime;
         }
         totalMs += sim.LastStepMs();
+        if (std::string notice = sim.LatticeNotice(); notice != latticeNotice) {
+            latticeNotice = std::move(notice);
+            if (!latticeNotice.empty()) log << "vorton: step " << sim.StepCount() << ": " << latticeNotice << "\n";
+        }
         if (Status s = outputs.AfterStep(sim); !s) {
             log << "vorton: " << s.error() << "\n";
             return kExitRuntime;

@@ -543,6 +543,7 @@ bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vor
     Vortons out;
     Lattice coarse = lattice;
     float sigma = settings.sigma;
+    CoarseningCause cause = CoarseningCause::None;
     // Past the cap the flow has spread (diffusion, a growing wake): a lattice
     // twice as coarse holds it with a quarter to an eighth of the vortons and
     // conserves what the spreading conserves, where dropping the weakest
@@ -553,12 +554,16 @@ bool Remesh(const Lattice& lattice, const RemeshSettings& settings, Vortons& vor
                           !(coarse.spacing * settings.coarsenFactor <= settings.maxSpacing);
         const std::size_t earlyOut = last ? std::numeric_limits<std::size_t>::max() : settings.maxVortons;
         if (!RemeshOnto(coarse, sigma, settings, earlyOut, vortons, out, r)) return false;
-        if (last || (r.after <= settings.maxVortons && GridPointsAround(out, coarse.spacing * settings.gridCellRatio) <=
-                                                           settings.maxGridPoints)) {
+        // RemeshOnto stops early (out unfilled) past earlyOut, so the grid is counted only within the count cap.
+        const bool countFits = r.after <= settings.maxVortons;
+        if (last || (countFits && GridPointsAround(out, coarse.spacing * settings.gridCellRatio) <=
+                                      settings.maxGridPoints)) {
             r.coarsened = level;
+            r.cause = level == 0 ? CoarseningCause::None : cause;
             vortons = std::move(out);
             return true;
         }
+        cause = countFits ? CoarseningCause::GridPoints : CoarseningCause::Vortons;
         coarse.spacing *= settings.coarsenFactor;
         sigma *= settings.coarsenFactor;
     }

@@ -96,6 +96,13 @@ struct RemeshSettings {
     std::size_t maxPoints = std::size_t(1) << 25;
 };
 
+/// Which cap made a remesh coarsen the lattice (RemeshReport::cause).
+enum class CoarseningCause : std::uint8_t {
+    None,        ///< not coarsened
+    Vortons,     ///< the count would pass RemeshSettings::maxVortons
+    GridPoints,  ///< the solver grid would pass RemeshSettings::maxGridPoints
+};
+
 /// What a remesh did.
 struct RemeshReport {
     std::size_t before = 0, after = 0;
@@ -106,6 +113,8 @@ struct RemeshReport {
     /// Times the lattice was coarsened (by coarsenFactor) to meet the caps
     /// maxVortons and maxGridPoints (0: the given one).
     int coarsened = 0;
+    /// The cap that forced the last of those coarsenings (None when coarsened is 0).
+    CoarseningCause cause = CoarseningCause::None;
     Lattice lattice;  ///< the lattice the vortons now sit on
     float sigma = 0.0f;  ///< their core radius, m
 };

@@ -361,6 +361,28 @@ TEST_F(OutputTest, RunWithoutRenderingWritesStatsAndDumps) {
         EXPECT_TRUE(fs::exists(m_dir / "dump" / f)) << f;
     }
     EXPECT_FALSE(fs::exists(m_dir / "dump" / "vortons_000001.ply"));
+    EXPECT_EQ(log.str().find("coarsened"), std::string::npos) << log.str();
+}
+
+TEST_F(OutputTest, RunWithoutRenderingSaysWhenTheLatticeCoarsens) {
+    // flow_past_ball asked for a ball of R/h 8 with a solver grid of 512 points: the
+    // first remesh (step 10) coarsens the lattice, and the log says so once, with the
+    // cap and the parameter that lifts it (Simulation::LatticeNotice).
+    Options options;
+    options.scene = "flow_past_ball";
+    options.noRender = true;
+    options.frames = 20;
+    options.threads = 2;
+    options.sets = {"body_resolution=8", "velocity_grid_cells=512", "tracer_count=0"};
+    auto scene = PrepareScene(options);
+    ASSERT_TRUE(scene.ok()) << scene.error();
+    std::ostringstream log;
+    ASSERT_EQ(RunWithoutRendering(options, scene.value(), log), kExitOk) << log.str();
+    const std::string text = log.str();
+    const std::size_t at = text.find("vorton: step 10: Remeshing has coarsened the vortons' lattice");
+    EXPECT_NE(at, std::string::npos) << text;
+    EXPECT_NE(text.find("Raise velocity_grid_cells (or shorten wake_length)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Remeshing has coarsened", text.find("coarsened", at) + 1), std::string::npos) << "said once: " << text;
 }
 
 TEST_F(OutputTest, PrepareSceneErrorsNameTheFlag) {

@@ -470,6 +470,39 @@ TEST(BodySheet, KelvinHoldsWhereTheCapAndTheWakeLengthCutTheWake) {
     }
 }
 
+TEST(BodySheet, ACoarsenedLatticeSaysWhichCapCoarsenedItAndHowToLiftIt) {
+    // A scene asking for a ball of R/h 8 whose caps cannot hold that lattice gets a
+    // coarser one (to R/h 4, where a body making its own vorticity stops it:
+    // Simulation::RemeshVortons), and LatticeNotice says so with the cap that
+    // bound and the parameter that lifts it; with room, the lattice and the
+    // notice stay as seeded. Ten steps: the first remesh.
+    const glm::vec3 stream(0.6f, 0.0f, 0.0f);
+    struct Case {
+        const char* tag;
+        int gridCells, maxVortons;
+        const char* names;  // what the notice must name; nullptr: no notice
+    };
+    for (const Case c : {Case{"room", 262144, 400000, nullptr},
+                         Case{"grid_cap", 512, 400000, "velocity_grid_cells (512 points)"},
+                         Case{"vorton_cap", 262144, 300, "max_vortons (300)"}}) {
+        SceneSetup s = FixedBallInStream(0.12, 1.44e-4, 8.0f, stream);
+        s.params.velocityGridCells = c.gridCells;
+        s.params.maxVortons = c.maxVortons;
+        Simulation sim(s);
+        const float seeded = sim.Spacing();
+        ASSERT_TRUE(test::RunSteps(sim, 10).ok) << c.tag;
+        const std::string notice = sim.LatticeNotice();
+        if (c.names == nullptr) {
+            EXPECT_EQ(sim.Spacing(), seeded) << c.tag;
+            EXPECT_EQ(notice, "") << c.tag;
+            continue;
+        }
+        EXPECT_NEAR(sim.Spacing(), 2.0f * seeded, 1e-5f) << c.tag << ": coarsened to the ball's floor, R/h 4";
+        EXPECT_NE(notice.find(c.names), std::string::npos) << c.tag << ": " << notice;
+        EXPECT_NE(notice.find("(ball: R/h 8.0 to 4.0)"), std::string::npos) << c.tag << ": " << notice;
+    }
+}
+
 TEST(BodySheet, DiffusionReceiversMakeAnImpulsivelyStartedStokesFlowScaleWithTheSpeed) {
     // A fixed ball (R = 0.12 m, R/h = 4) in a stream started from rest at
     // 0.01 and 0.003 m/s, ν = 1.44e-3 m²/s (Re = 2RU/ν = 1.7 and 0.5), for

@@ -154,7 +154,7 @@ TEST_P(Remeshing, AtTheCapCoarsensAndConserves) {
     RemeshSettings& settings = f.settings;
     Vortons v = f.developed;
     settings.maxVortons = v.Size() / 3;
-    RemeshExpectingCoarsening(f, v);
+    EXPECT_EQ(RemeshExpectingCoarsening(f, v).cause, CoarseningCause::Vortons);
     EXPECT_LE(v.Size(), settings.maxVortons);
 
     // Not allowed to coarsen: the cap holds anyway, by dropping the weakest.
@@ -166,6 +166,7 @@ TEST_P(Remeshing, AtTheCapCoarsensAndConserves) {
     EXPECT_EQ(w.Size(), settings.maxVortons);
     EXPECT_TRUE(report.capped);
     EXPECT_EQ(report.coarsened, 0);
+    EXPECT_EQ(report.cause, CoarseningCause::None);
 }
 
 /// Points of the solver grid around `v` (cells `cell`, margin 2.5 cells), as
@@ -184,6 +185,7 @@ TEST_P(Remeshing, PastTheGridCapCoarsensAndConserves) {
     const std::size_t points = GridPoints(v, f.lattice.spacing);
     settings.maxGridPoints = points / 3;
     RemeshReport report = RemeshExpectingCoarsening(f, v);
+    EXPECT_EQ(report.cause, CoarseningCause::GridPoints);
     test::Measured("grid_points_before", double(points));
     test::Measured("grid_points_after", double(GridPoints(v, report.lattice.spacing)));
     EXPECT_LE(GridPoints(v, report.lattice.spacing), settings.maxGridPoints);
@@ -202,6 +204,7 @@ TEST_P(Remeshing, PastTheGridCapCoarsensAndConserves) {
     settings.maxGridPoints = 2 * points;
     ASSERT_TRUE(Remesh(f.lattice, settings, u, &report));
     EXPECT_EQ(report.coarsened, 0);
+    EXPECT_EQ(report.cause, CoarseningCause::None);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, Remeshing, ::testing::Values("vortex_ring", "dye_drop", "two_drops"));
