@@ -107,7 +107,8 @@ struct SimParams {
     /// Likewise when the vortons' solver grid would pass 3 times the points
     /// of the seeded vortons' grid, or velocity_grid_cells (a flow spread thin
     /// over a growing volume; Simulation::MaxGridPoints).
-    /// 0: 1.5 times the seeded count.
+    /// 0: 1.5 times the seeded count, plus room for the wakes of bodies that make
+    /// their own vorticity (Simulation::MaxVortons).
     int maxVortons = 0;
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)
     /// U∞, m/s: uniform stream added to the velocity everywhere (a Galilean

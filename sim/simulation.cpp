@@ -279,10 +279,19 @@ void Simulation::AbsorbAtLayerSides(float dt) {
 std::size_t Simulation::MaxVortons() const {
     const int cap = m_setup.params.maxVortons;
     if (cap > 0) return std::size_t(cap);
-    // Room for the bodies' wakes: 50 sheets' worth each.
-    std::size_t wakes = 0;
-    if (BodySheets()) for (const BodySpec& b : m_setup.bodies) wakes += 50 * SurfacePointsFor(b.radius, m_seededSpacing);
-    return std::max<std::size_t>(3 * m_seededVortons / 2, 64) + wakes;
+    // Room for the bodies' wakes: 50 sheets' worth each at R/h up to 5. A sheet's points grow
+    // as (R/h)² but a wake's vortons, in a volume set by the flow, as (R/h)³; so on a finer
+    // lattice the room grows by (R/h)/5 more, and the wake keeps the volume it has at R/h 5
+    // (50 sheets then covered 50·4πR²·R/5 = 30 ball volumes), rather than the lattice being
+    // coarsened back to R/h 5 within 5 s (flow_past_ball at R/h 8 and 12, stop 78).
+    double wakes = 0.0;
+    if (BodySheets()) {
+        for (const BodySpec& b : m_setup.bodies) {
+            const double finer = std::max(1.0, double(b.radius / m_seededSpacing) / 5.0);
+            wakes += 50.0 * double(SurfacePointsFor(b.radius, m_seededSpacing)) * finer;
+        }
+    }
+    return std::max<std::size_t>(3 * m_seededVortons / 2, 64) + std::size_t(std::lround(wakes));
 }
 
 std::size_t Simulation::MaxGridPoints() const {
@@ -373,7 +382,7 @@ std::string Simulation::LatticeNotice() const {
     const std::string vortonCap = m_setup.params.maxVortons > 0
                                       ? "the vortons reached max_vortons (" + std::to_string(MaxVortons()) + ")"
                                       : "the vortons reached their automatic cap (" + std::to_string(MaxVortons()) +
-                                            "; max_vortons 0: 1.5 times the seeded count, 50 sheets per body)";
+                                            "; max_vortons 0: 1.5 times the seeded count and each body's wake room)";
     const std::string gridCapText =
         gridCap >= cells ? "their solver grid reached velocity_grid_cells (" + std::to_string(cells) + " points)"
                          : "their solver grid reached " + std::to_string(kSeededGridFactor) +

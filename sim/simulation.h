@@ -284,7 +284,9 @@ public:
     /// mass, (3/2)ρ₀VU, over ρ₀.
     Status SeedGroupNow(std::size_t g, int tracers, glm::vec3 velocity = glm::vec3(0.0f));
 
-    /// The vorton cap in force: params.maxVortons, or 1.5 times the seeded count when that is 0.
+    /// The vorton cap in force: params.maxVortons, or when that is 0, 1.5 times the seeded
+    /// count plus, with body_sheet, room for each body's wake: 50 times its sheet's points,
+    /// times (R/h)/5 more past R/h 5 (a wake of about 30 ball volumes at any finer lattice).
     std::size_t MaxVortons() const;
     /// The most points a remesh lets the vortons' solver grid have (cells of
     /// velocity_grid_spacing · h with a margin of 2.5 cells, FitVortonGrid):
