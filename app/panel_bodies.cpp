@@ -76,7 +76,10 @@ void BodiesSection(DemoApp& app) {
             edited |= ParamWidget(spec, info, SliderRange{}, &reference);
         }
         ImGui::SameLine();
-        ImGui::TextDisabled("%s", b.grabbed ? "held by the mouse" : spec.fixed ? "fixed" : "free");
+        ImGui::TextDisabled("%s", b.grabbed                                               ? "held by the mouse"
+                                     : spec.fixed && spec.oscillationPeriod > 0.0f ? "fixed, oscillating"
+                                     : spec.fixed                                   ? "fixed"
+                                                                                    : "free");
         for (const auto& info : BodyParamInfos()) {
             // Not position and velocities: they are the state at reset.
             if (!info.live || std::holds_alternative<bool BodySpec::*>(info.member)) continue;

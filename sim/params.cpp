@@ -1,6 +1,8 @@
 #include "sim/params.h"
 
 #include <array>
+#include <cmath>
+#include <numbers>
 #include <string>
 
 namespace vorton {
@@ -139,7 +141,7 @@ std::span<const ParamInfo<DensityGroup>> GroupParamInfos() {
 
 std::span<const ParamInfo<BodySpec>> BodyParamInfos() {
     using B = BodySpec;
-    static const std::array<ParamInfo<B>, 7> infos{{
+    static const std::array<ParamInfo<B>, 9> infos{{
         {"density", "Density", "kg/m^3", &B::density, 0.0f, 1.0e5f, true, true,
          "density of the sphere; it sinks where the fluid around it is lighter"},
         {"radius", "Radius", "m", &B::radius, 1.0e-3f, 100.0f, true, true, "radius R of the sphere"},
@@ -150,9 +152,21 @@ std::span<const ParamInfo<BodySpec>> BodyParamInfos() {
          "linear velocity (applied on reset)"},
         {"angular_velocity", "Angular velocity", "rad/s", &B::angularVelocity, -1000.0f, 1000.0f, false, false,
          "spin about the centre (applied on reset)"},
+        {"oscillation_velocity", "Oscillation velocity", "m/s", &B::oscillationVelocity, -100.0f, 100.0f, false,
+         false,
+         "a fixed body's velocity amplitude U0: it is carried at velocity + U0 sin(2 pi t / T) "
+         "(applied on reset)"},
+        {"oscillation_period", "Oscillation period", "s", &B::oscillationPeriod, 0.0f, 1.0e4f, false, false,
+         "the period T of a fixed body's oscillation; 0: none (applied on reset)"},
         {"color", "Colour", "rgb", &B::color, 0.0f, 1.0f, true, false, "colour of the sphere"},
     }};
     return infos;
+}
+
+glm::vec3 CarriedVelocity(const BodySpec& spec, double time) {
+    if (!(spec.oscillationPeriod > 0.0f)) return spec.velocity;
+    const double phase = 2.0 * std::numbers::pi * time / double(spec.oscillationPeriod);
+    return spec.velocity + float(std::sin(phase)) * spec.oscillationVelocity;
 }
 
 }  // namespace vorton

@@ -174,8 +174,19 @@ struct BodySpec {
     float density = 1000.0f;          ///< ρ_b, kg/m³; mass ρ_b·4/3·πR³ (live)
     /// Infinite mass and inertia: keeps its velocity and spin whatever the fluid does (live).
     bool fixed = false;
+    /// Prescribed oscillation of a fixed body (applied on reset): it is carried at
+    /// velocity + U₀ sin(2πt/T), t from reset, U₀ = oscillationVelocity (m/s) and
+    /// T = oscillationPeriod (s; 0: none). The check of a body's added mass against
+    /// Stokes' oscillating sphere (Landau & Lifshitz, *Fluid Mechanics* §24;
+    /// scripts/added-mass). Only a fixed body may oscillate (SetupProblem).
+    glm::vec3 oscillationVelocity{0.0f};
+    float oscillationPeriod = 0.0f;
     glm::vec3 color{0.92f, 0.9f, 0.85f};  ///< RGB 0..1 (live)
 };
+
+/// The velocity (m/s) a fixed body is carried at at time `time` (s from reset):
+/// spec.velocity plus its oscillation, if any (BodySpec::oscillationPeriod).
+glm::vec3 CarriedVelocity(const BodySpec& spec, double time);
 
 /// One parameter: its key (as in scene files and `--set`), label, unit,
 /// range and whether an edit applies on the next step (live) or on reset.

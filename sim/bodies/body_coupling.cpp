@@ -431,6 +431,11 @@ void Simulation::CoupleBodies(float dt) {
             const float vmax = 0.5f * p.maxSpeed;
             if (glm::length(v) > vmax) v *= vmax / glm::length(v);
             dv = D(v) - v0;
+        } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
+            // Carried at its prescribed velocity at the step's end; its change
+            // releases the sheet and accelerates the displaced fluid as a free
+            // body's does, so fluidForce is the whole force the body feels.
+            dv = D(CarriedVelocity(spec, m_time + double(dt))) - v0;
         } else if (!spec.fixed && spec.density > 0.0f) {
             // Momentum of body and fluid (Wu 1981): m ΔV = F dt − ρ ΔI + ρ V_b ΔV,
             // with ΔI = ΔI_push + I0 + L ΔV.

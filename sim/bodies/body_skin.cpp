@@ -107,6 +107,8 @@ void Simulation::MoveBodies(float dt) {
             const float vmax = 0.5f * p.maxSpeed;
             if (glm::length(v) > vmax) v *= vmax / glm::length(v);
             b.velocity = v;
+        } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
+            b.velocity = CarriedVelocity(spec, m_time + double(dt));
         } else if (!spec.fixed && spec.density > 0.0f) {
             // Semi-implicit Euler: the new velocity moves the body.
             b.velocity += dt * b.weightForce / BodyMass(spec);

@@ -49,6 +49,10 @@ std::string SetupProblem(const SceneSetup& setup) {
             return "body '" + b.name + "': a free body needs density > 0 kg/m^3 (it would have no mass); "
                    "give it a density or make it fixed";
         }
+        if (b.oscillationPeriod > 0.0f && !b.fixed) {
+            return "body '" + b.name + "': only a fixed body can oscillate (oscillation_period > 0 prescribes its "
+                   "motion); make it fixed or set oscillation_period to 0";
+        }
     }
     const SimParams& p = setup.params;
     if (!(p.ambientDensity > 0.0f)) return "ambient_density must be > 0 kg/m^3";

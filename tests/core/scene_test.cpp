@@ -234,7 +234,8 @@ TEST(Scene, UnknownBodyKeyNamesLineAndListsValidKeys) {
     EXPECT_EQ(e.rfind("bad.json:9:", 0), 0u) << e;
     EXPECT_NE(e.find("mass"), std::string::npos) << e;
     for (const char* key :
-         {"name", "position", "velocity", "angular_velocity", "radius", "density", "fixed", "color"}) {
+         {"name", "position", "velocity", "angular_velocity", "radius", "density", "fixed", "oscillation_velocity",
+          "oscillation_period", "color"}) {
         EXPECT_NE(e.find(key), std::string::npos) << key << " missing from: " << e;
     }
 }
@@ -246,7 +247,9 @@ TEST(Scene, BadBodyValuesNameLineAndKey) {
     };
     for (const Case& c : {Case{"\"radius\": -1,", "radius"}, Case{"\"fixed\": 1,", "fixed"},
                           Case{"\"fixed\": \"yes\",", "fixed"}, Case{"\"color\": [1, 2, 0],", "color"},
-                          Case{"\"position\": [0, 1],", "position"}}) {
+                          Case{"\"position\": [0, 1],", "position"},
+                          Case{"\"oscillation_period\": -1,", "oscillation_period"},
+                          Case{"\"oscillation_velocity\": 0.5,", "oscillation_velocity"}}) {
         // A key may appear once per object: drop line 8's radius when line 9 sets it.
         std::string text = BodySceneText(c.extra);
         if (std::string(c.extra).find("radius") != std::string::npos) {
@@ -272,6 +275,19 @@ TEST(Scene, FreeBodyWithoutDensityIsAnErrorAtItsLine) {
     text.replace(text.find("\"density\": 0\n"), 12, "\"fixed\": true, \"density\": 0");
     auto fixed = ParseScene(text, "ok.json");
     EXPECT_TRUE(fixed.ok()) << fixed.error();
+}
+
+TEST(Scene, OnlyAFixedBodyCanOscillate) {
+    const std::string oscillation = "\"oscillation_velocity\": [0.05, 0, 0], \"oscillation_period\": 0.4,";
+    auto free = ParseScene(BodySceneText(oscillation), "bad.json");
+    ASSERT_FALSE(free.ok());
+    EXPECT_EQ(free.error().rfind("bad.json:7: ", 0), 0u) << free.error();
+    EXPECT_NE(free.error().find("body 'ball': only a fixed body can oscillate"), std::string::npos) << free.error();
+    auto fixed = ParseScene(BodySceneText(oscillation + " \"fixed\": true,"), "ok.json");
+    ASSERT_TRUE(fixed.ok()) << fixed.error();
+    const BodySpec& ball = fixed.value().setup.bodies[1];
+    EXPECT_EQ(ball.oscillationVelocity, glm::vec3(0.05f, 0.0f, 0.0f));
+    EXPECT_FLOAT_EQ(ball.oscillationPeriod, 0.4f);
 }
 
 TEST(Scene, BodyNamesAreCheckedAndSharedWithGroups) {

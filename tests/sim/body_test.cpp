@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <gtest/gtest.h>
 
@@ -383,6 +384,27 @@ TEST(Body, GrabbedBodyMovesToTheTargetAndKeepsItsVelocityWhenReleased) {
     sim.ReleaseBody(0);
     ASSERT_TRUE(test::RunSteps(sim, 1).ok);
     EXPECT_GT(sim.Bodies()[0].position.x, 0.1f + 0.5f * 0.1f) << "thrown on";
+    EXPECT_GT(sim.ComputeDiagnostics().maxSpeed, 0.0) << "the fluid felt it";
+}
+
+TEST(Body, AnOscillatingFixedBodyFollowsItsPrescribedVelocityAndStirsTheSmoke) {
+    // The skin model (body_sheet off) carries an oscillating fixed body too:
+    // v(t) = velocity + U0 sin(2πt/T) at each step's end, and x += dt·v.
+    SceneSetup s = StillSmokeWithBall(1000.0f);
+    s.bodies[0].fixed = true;
+    s.bodies[0].oscillationVelocity = glm::vec3(0.0f, 0.0f, 0.2f);
+    s.bodies[0].oscillationPeriod = 0.5f;
+    Simulation sim(s);
+    const double dt = sim.Params().dt;
+    double z = 0.0;
+    for (int n = 1; n <= 40; ++n) {
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        const double v = 0.2 * std::sin(2.0 * std::numbers::pi * n * dt / 0.5);
+        z += dt * float(v);
+        ASSERT_NEAR(sim.Bodies()[0].velocity.z, v, 1e-6) << "step " << n;
+    }
+    EXPECT_NEAR(sim.Bodies()[0].position.z, z, 1e-5);
+    EXPECT_EQ(sim.Bodies()[0].position.x, 0.0f);
     EXPECT_GT(sim.ComputeDiagnostics().maxSpeed, 0.0) << "the fluid felt it";
 }
 
