@@ -34,7 +34,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 25> infos{{
+    static const std::array<ParamInfo<P>, 26> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -63,6 +63,11 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "van Driest's A+ for damping the subgrid viscosity near a body's wall by (1 - exp(-y+/A+))^2, y+ = d "
          "sqrt(|w|/nu) at distance d from the surface: the bodies' boundary layers are laminar (26: the usual "
          "value; 0: no damping)", Panel::Solver, 0.0f, 50.0f},
+        {"slip_read_core", "Slip read core / sigma", "", &P::slipReadCore, 0.05f, 1.0f, true, false,
+         "with body_sheet, the slip on a body's surface is read with the cores of the vortons within 4 h of it "
+         "shrunk to this fraction of sigma; 1 (the default): the solver's own cores; 0.25: the wall layer read "
+         "as the thin sheet it was released as, which gives an oscillating ball Stokes' added mass, but at "
+         "R/h 5 a later separation and no shedding past a fixed ball", Panel::Solver},
         {"remesh_every", "Remesh every", "steps", &P::remeshEvery, 0.0f, 1000.0f, true, false,
          "steps between remeshings of the vortons onto their seeding lattice, which also culls what carries next to "
          "nothing (0: never); remeshing keeps the vortons' cores overlapping, without which isolated vortons "

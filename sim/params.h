@@ -73,6 +73,17 @@ struct SimParams {
     /// Reynolds numbers, so there is nothing for the model to stand for;
     /// 0: no damping, the default; falling_ball uses 26 (live)
     float vanDriest = 0.0f;
+    /// The cores with which a body's slip is read, as a fraction of the
+    /// vortons' σ, for the vortons within 4 h of a surface point (live;
+    /// body_sheet only). 1, the default: the solver's cores. 0.25: the wall
+    /// layer's vortons read as the thin sheet they were released as, so the
+    /// releases stop at the potential flow's layer: an oscillating ball's
+    /// added mass is Stokes' (C_a 0.60–0.65 at R/h 5 against 0.64, where
+    /// the solver's cores give 0.71–0.74, and 2.1 where the slip is
+    /// released every step), but at R/h 5 a fixed ball separates later
+    /// and flow_past_ball does not shed (README, stops 80–81). Simulation::
+    /// ThinCoreSlipCorrection.
+    float slipReadCore = 1.0f;
     /// Steps between remeshings onto the seeding lattice, with culling of
     /// what carries next to nothing; 0: never (live). Keeps the vortons'
     /// cores overlapping: without it isolated vortons get stretched without

@@ -194,7 +194,8 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
                     SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell}, false);
         solver.Evaluate(points, velocity);
         if (BodySheets()) {
-            UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); });
+            UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); },
+                             VortonSources{m_vortons.position, m_alpha, m_sigma2});
         }
         // The solver no longer holds the state of the cached tracer grid.
         m_cacheValid = false;
@@ -209,7 +210,7 @@ void Simulation::DirectVelocityAt(std::span<const glm::vec3> points, std::span<g
     if (BodySheets()) {
         UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) {
             DirectVelocity(sources, VelocityQuery{x, v, {}, {}});
-        });
+        }, sources);
     }
     AddBodyVelocity(points, velocity, {}, {});
 }
@@ -247,7 +248,8 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }
     if (BodySheets()) {
-        UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); });
+        UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); },
+                         VortonSources{position, m_alpha, m_sigma2});
     }
     AddBodyVelocity(position, velocity, vorticity, stretch);
 }

@@ -24,6 +24,7 @@
 #include "sim/particles/particles.h"
 #include "sim/particles/remesh.h"
 #include "sim/particles/seeding.h"
+#include "sim/solvers/vorton_sources.h"
 #include "sim/tracers/nested_grid.h"
 
 namespace vorton {
@@ -501,8 +502,20 @@ private:
     // The bodies' boundary conditions (bodies/body_coupling.cpp).
     /// Fits each body's image sources to the vortons' velocity at its surface
     /// (`evaluate` gives the vortons' velocity at points) and keeps the
-    /// velocity there for the no-slip step.
-    void UpdateBodyImages(const std::function<void(std::span<const glm::vec3>, std::span<glm::vec3>)>& evaluate);
+    /// velocity there for the no-slip step, its slip read with thin cores
+    /// from `sources` (the vortons `evaluate` sums, as loaded for it; empty
+    /// when it sums none).
+    void UpdateBodyImages(const std::function<void(std::span<const glm::vec3>, std::span<glm::vec3>)>& evaluate,
+                          const VortonSources& sources);
+    /// Adds to `surface` (m/s, one per point of `points`, on the sphere of
+    /// `radius` m about `center`) the slip's read with thin cores: for the
+    /// vortons within kSlipReadReachSpacings·h of a point, K_{fσ} − K_σ with
+    /// f = params.slipReadCore (biot_savart.h; nothing when f ≥ 1), so that
+    /// the slip the sheet cancels is read as the thin sheet it was released
+    /// as (body_coupling.cpp says why; stops 80–81, README). `sources` are
+    /// the vortons the velocity at `points` was summed from.
+    void ThinCoreSlipCorrection(const VortonSources& sources, glm::vec3 center, float radius,
+                                const glm::vec3* points, std::span<glm::vec3> surface) const;
     /// Moves vortons inside a body (or closer to its surface than a quarter
     /// spacing) out along the normal and removes the wall-normal vorticity
     /// of those within two spacings of it; adds their impulse change per body.

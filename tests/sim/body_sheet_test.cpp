@@ -9,6 +9,7 @@
 #include <numbers>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -421,21 +422,53 @@ TEST(BodySheet, AMovingBallStartsWithItsAddedMass) {
     EXPECT_NEAR(added, 1.5 * (1.0 + 0.5 * h / kRadius) * std::exp(-(h / kRadius) * (h / kRadius)) - 1.0, 0.02);
 }
 
+/// A fixed ball (R = 0.1 m, R/h 5, σ = h) carried in still water at
+/// U = U0 sin(2πt/T), U0 0.05 m/s, T 0.4 s, dt 0.01 s: a displacement of
+/// U0T/2π = 3 mm, a sixth of a spacing (KC = U0T/2R = 0.1), where Stokes'
+/// oscillating sphere holds (Landau & Lifshitz §24): the fluid's force is
+/// −(½ + 9δ/4R)ρV dU/dt − 6πμR(1 + R/δ)U, δ = √(2ν/ω).
+struct OscillatingBall {
+    static constexpr double kBallRadius = 0.1, kU0 = 0.05, kPeriod = 0.4, kDt = 0.01;
+    static constexpr double kOmega = 2.0 * std::numbers::pi / kPeriod;
+    static constexpr double kVolume = 4.0 / 3.0 * std::numbers::pi * kBallRadius * kBallRadius * kBallRadius;
+    static SceneSetup Setup(float slipReadCore) {
+        SceneSetup s = FixedBallInStream(kBallRadius, kNu, 5.0f, glm::vec3(0.0f));
+        s.params.dt = float(kDt);
+        s.params.coreOverlap = 1.0f;
+        s.params.solenoidalRemesh = true;
+        s.params.slipReadCore = slipReadCore;
+        s.bodies[0].oscillationVelocity = glm::vec3(float(kU0), 0.0f, 0.0f);
+        s.bodies[0].oscillationPeriod = float(kPeriod);
+        return s;
+    }
+    static double StokesAddedMass() { return 0.5 + 2.25 * std::sqrt(2.0 * kNu / kOmega) / kBallRadius; }
+    static double StokesDamping() {
+        const double delta = std::sqrt(2.0 * kNu / kOmega);
+        return 6.0 * std::numbers::pi * kNu * kBallRadius * (1.0 + kBallRadius / delta) / (kVolume * kOmega);
+    }
+    /// Runs steps 2 to 6T/dt after the first and fits periods 3–6 by least
+    /// squares to F/ρV = −C_a dU/dt − b ω U (U at the step's middle); adds
+    /// the prescribed velocity integrated as the bodies are (x += dt·U) to *x.
+    static std::pair<double, double> FitAfterTheFirstStep(Simulation& sim, double* x) {
+        double saa = 0, sab = 0, sbb = 0, sfa = 0, sfb = 0;
+        const int steps = int(std::lround(6.0 * kPeriod / kDt));
+        for (int n = 1; n < steps; ++n) {
+            EXPECT_TRUE(test::RunSteps(sim, 1).ok) << "step " << n;
+            const double t = (n + 0.5) * kDt;
+            *x += kDt * kU0 * std::sin(kOmega * (n + 1) * kDt);
+            if (t <= 2.0 * kPeriod) continue;
+            const double f = double(sim.Bodies()[0].fluidForce.x) / (kRho * kVolume);
+            const double a = -kU0 * kOmega * std::cos(kOmega * t), b = -kU0 * kOmega * std::sin(kOmega * t);
+            saa += a * a, sab += a * b, sbb += b * b, sfa += f * a, sfb += f * b;
+        }
+        const double det = saa * sbb - sab * sab;
+        return {(sfa * sbb - sfb * sab) / det, (saa * sfb - sab * sfa) / det};
+    }
+};
+
 TEST(BodySheet, AnOscillatingBallFollowsItsPathAndFeelsTheFluidItAccelerates) {
-    // A fixed ball (R = 0.1 m, R/h 5) carried in still water at
-    // U = U0 sin(2πt/T), U0 0.05 m/s, T 0.4 s: a displacement of U0T/2π
-    // = 3 mm, a sixth of a spacing (KC = U0T/2R = 0.1), where Stokes'
-    // oscillating sphere holds (Landau & Lifshitz §24): the fluid's force is
-    // −(½ + 9δ/4R)ρV dU/dt − 6πμR(1 + R/δ)U, δ = √(2ν/ω).
-    const double radius = 0.1, u0 = 0.05, period = 0.4, dt = 0.01;
-    const double pi = std::numbers::pi, omega = 2.0 * pi / period, volume = 4.0 / 3.0 * pi * radius * radius * radius;
-    SceneSetup s = FixedBallInStream(radius, kNu, 5.0f, glm::vec3(0.0f));
-    s.params.dt = float(dt);
-    s.params.coreOverlap = 1.0f;
-    s.params.solenoidalRemesh = true;
-    s.bodies[0].oscillationVelocity = glm::vec3(float(u0), 0.0f, 0.0f);
-    s.bodies[0].oscillationPeriod = float(period);
-    Simulation sim(s);
+    using B = OscillatingBall;
+    Simulation sim(B::Setup(1.0f));
     // The first step starts it from rest in fluid at rest: all the force is
     // the potential flow's added mass, ½ρV dU/dt (Lamb §92), and as in
     // AMovingBallStartsWithItsAddedMass the sheet released d = h/2 off the
@@ -443,40 +476,70 @@ TEST(BodySheet, AnOscillatingBallFollowsItsPathAndFeelsTheFluidItAccelerates) {
     // Without the displaced fluid's acceleration ρV dU/dt (a carried ball's
     // velocity used to be set outside the coupling) it would be 1 + C.
     ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-    const double u1 = u0 * std::sin(omega * dt);
+    const double u1 = B::kU0 * std::sin(B::kOmega * B::kDt);
     EXPECT_NEAR(sim.Bodies()[0].velocity.x, u1, 1e-6);
-    const double first = -double(sim.Bodies()[0].fluidForce.x) / (kRho * volume * u1 / dt);
+    const double first = -double(sim.Bodies()[0].fluidForce.x) / (kRho * B::kVolume * u1 / B::kDt);
     test::Measured("oscillating_ball_first_step_added_mass", first);
     EXPECT_NEAR(first, 0.5 + 1.5 * 0.5 / 5.0, 0.01);
-    // Periods 3–6: least squares of F/ρV = −C_a dU/dt − b ω U (U at the step's middle).
-    double saa = 0, sab = 0, sbb = 0, sfa = 0, sfb = 0, x = 0;
-    const int steps = int(std::lround(6.0 * period / dt));
-    for (int n = 1; n < steps; ++n) {
-        ASSERT_TRUE(test::RunSteps(sim, 1).ok) << "step " << n;
-        const double t = (n + 0.5) * dt;
-        x += dt * u0 * std::sin(omega * (n + 1) * dt);
-        if (t <= 2.0 * period) continue;
-        const double f = double(sim.Bodies()[0].fluidForce.x) / (kRho * volume);
-        const double a = -u0 * omega * std::cos(omega * t), b = -u0 * omega * std::sin(omega * t);
-        saa += a * a, sab += a * b, sbb += b * b, sfa += f * a, sfb += f * b;
-    }
-    // The path: the prescribed velocity integrated as the bodies are (x += dt·U).
-    EXPECT_NEAR(sim.Bodies()[0].position.x, x + dt * u1, 1e-6);
+    double x = 0.0;
+    const auto [addedMass, damping] = B::FitAfterTheFirstStep(sim, &x);
+    // The path: the prescribed velocity integrated as the bodies are.
+    EXPECT_NEAR(sim.Bodies()[0].position.x, x + B::kDt * u1, 1e-6);
     EXPECT_NEAR(sim.Bodies()[0].position.y, 0.0f, 1e-6f);
-    const double det = saa * sbb - sab * sab;
-    const double addedMass = (sfa * sbb - sfb * sab) / det, damping = (saa * sfb - sab * sfa) / det;
-    const double delta = std::sqrt(2.0 * kNu / omega);
     test::Measured("oscillating_ball_added_mass", addedMass);
-    test::Measured("oscillating_ball_added_mass_stokes", 0.5 + 2.25 * delta / radius);
+    test::Measured("oscillating_ball_added_mass_stokes", B::StokesAddedMass());
     test::Measured("oscillating_ball_damping", damping);
-    test::Measured("oscillating_ball_damping_stokes",
-                   6.0 * pi * kRho * kNu * radius * (1.0 + radius / delta) / (kRho * volume * omega));
+    test::Measured("oscillating_ball_damping_stokes", B::StokesDamping());
     // Bounds that hold for any resolution: the attached flow of a sphere
     // carries at least the potential flow's added mass (Stokes' layer only
     // adds 9δ/4R), and the fluid takes energy from the ball (b > 0). Measured
     // (stop 79): C_a 0.74, b 0.43 against Stokes' 0.64, 0.15.
     EXPECT_GT(addedMass, 0.5);
     EXPECT_GT(damping, 0.0);
+}
+
+TEST(BodySheet, ReadWithThinCoresAnOscillatingBallCarriesStokesAddedMass) {
+    // The same ball with its slip read with cores σ/4 (slip_read_core 0.25):
+    // the wall layer's vortons count as the thin sheet they were released
+    // as, the releases stop at the potential flow's layer plus Stokes', and
+    // C_a is Stokes' ½ + 9δ/4R = 0.639 within 10 % (the fit's two choices of
+    // where U is taken, the step's end or middle, differ by 4 %; Stokes'
+    // answer is exact as KC → 0, here 0.1). Read with the solver's cores it
+    // is 0.74 (the test above), 16 % over. Measured: C_a 0.626, b 0.26
+    // (Stokes' b 0.15: most of b is the force's lag of about 1.8 steps,
+    // README, stop 80). The damping is only asked to be positive.
+    using B = OscillatingBall;
+    Simulation sim(B::Setup(0.25f));
+    ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+    double x = 0.0;
+    const auto [addedMass, damping] = B::FitAfterTheFirstStep(sim, &x);
+    test::Measured("thin_read_oscillating_ball_added_mass", addedMass);
+    test::Measured("thin_read_oscillating_ball_damping", damping);
+    EXPECT_NEAR(addedMass / B::StokesAddedMass(), 1.0, 0.1);
+    EXPECT_GT(damping, 0.0);
+}
+
+TEST(BodySheet, ReadWithThinCoresBitwiseTheSameForAnyThreadCount) {
+    // The thin-core read sums, for each surface point (one per task), the
+    // vortons near the body in vorton order: the same bits on any thread
+    // count (METHOD.md). A 1,200 kg/m³ ball falling and turning, R/h 4,
+    // 40 steps (two remeshes), the slip read at σ/4.
+    SceneSetup s = ClearWater(1200.0f, glm::vec3(0.0f, 0.0f, -9.81f), glm::vec3(0.3f, 0.0f, 0.0f), 4.0f);
+    s.bodies[0].angularVelocity = glm::vec3(0.0f, 2.0f, 0.0f);
+    s.params.slipReadCore = 0.25f;
+    auto run = [&](int threads) {
+        Simulation sim(s);
+        EXPECT_TRUE(test::RunSteps(sim, 40, threads).ok);
+        std::uint64_t h = test::StateHash(sim);
+        const BodyState& b = sim.Bodies()[0];
+        for (const glm::vec3& v : {b.position, b.velocity, b.angularVelocity, b.fluidForce}) {
+            h = test::HashBytes(&v, sizeof v, h);
+        }
+        return h;
+    };
+    const std::uint64_t one = run(1);
+    EXPECT_EQ(run(2), one);
+    EXPECT_EQ(run(3), one);
 }
 
 TEST(BodySheet, KelvinHoldsWhereTheCapAndTheWakeLengthCutTheWake) {
@@ -887,9 +950,11 @@ TEST(BodySheetSettling, ABallMovingThroughStillWaterFeelsTheDragOfTheBallHeldInT
     // pushed vortons out of the ball where it had been: the moving ball read
     // its slip V·dt (0.75 h) behind its surface, with Cd 0.674 over 2–5 s
     // (5 % more than held) and 0.718 over 20–40 s.
-    auto drag = [](bool moving) {
+    auto drag = [](bool moving, float slipReadCore) {
         const glm::vec3 u(0.6f, 0.0f, 0.0f), still(0.0f);
-        Simulation sim(FixedBallInStream(0.12, 3.0e-4, 5.0f, moving ? still : u, moving ? u : still));
+        SceneSetup s = FixedBallInStream(0.12, 3.0e-4, 5.0f, moving ? still : u, moving ? u : still);
+        s.params.slipReadCore = slipReadCore;
+        Simulation sim(s);
         const double q = 0.5 * kRho * 0.36 * std::numbers::pi * 0.12 * 0.12;
         double cd = 0.0;
         for (int step = 0; step < 250; ++step) {
@@ -900,11 +965,21 @@ TEST(BodySheetSettling, ABallMovingThroughStillWaterFeelsTheDragOfTheBallHeldInT
         }
         return cd;
     };
-    const double held = drag(false), moving = drag(true);
+    const double held = drag(false, 1.0f), moving = drag(true, 1.0f);
     test::Measured("drag_coefficient_held_in_stream_2_to_5_s", held);
     test::Measured("drag_coefficient_moving_through_still_water_2_to_5_s", moving);
     EXPECT_GT(held, 0.3);  // a drag, not a sign slip: the curve gives 0.57
     EXPECT_NEAR(moving / held, 1.0, 0.02);
+    // The same with the slip read with thin cores (slip_read_core 0.25): the
+    // vortons it reads must be those the velocity was summed from (at
+    // t + dt in the corrector). Read at their positions at t, the moving
+    // ball read its wall layer V·dt behind: Cd 0.452 moving, 0.537 held
+    // (stop 81, before the fix). Measured: 0.506, 0.506.
+    const double heldThin = drag(false, 0.25f), movingThin = drag(true, 0.25f);
+    test::Measured("thin_read_drag_coefficient_held_in_stream_2_to_5_s", heldThin);
+    test::Measured("thin_read_drag_coefficient_moving_through_still_water_2_to_5_s", movingThin);
+    EXPECT_GT(heldThin, 0.3);
+    EXPECT_NEAR(movingThin / heldThin, 1.0, 0.02);
 }
 
 TEST(BodySheetSettling, VanDriestDampingKeepsTheSubgridModelOutOfALaminarWallLayer) {
