@@ -34,7 +34,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 26> infos{{
+    static const std::array<ParamInfo<P>, 27> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -68,6 +68,11 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "shrunk to this fraction of sigma; 1 (the default): the solver's own cores; 0.25: the wall layer read "
          "as the thin sheet it was released as, which gives an oscillating ball Stokes' added mass, but at "
          "R/h 5 a later separation and no shedding past a fixed ball", Panel::Solver},
+        {"charge_diffusion", "Charge diffusion to bodies", "", &P::chargeDiffusion, 0.0f, 1.0f, true, false,
+         "with body_sheet, each body also feels the change viscous diffusion makes to the fluid's impulse (each "
+         "vorton's share to the nearest body), as Wu's force counts it: with slip_read_core 0.25 it keeps a "
+         "thrown ball's momentum with its fluid; off (the default): only the sheet and push are charged",
+         Panel::Solver},
         {"remesh_every", "Remesh every", "steps", &P::remeshEvery, 0.0f, 1000.0f, true, false,
          "steps between remeshings of the vortons onto their seeding lattice, which also culls what carries next to "
          "nothing (0: never); remeshing keeps the vortons' cores overlapping, without which isolated vortons "

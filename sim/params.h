@@ -84,6 +84,17 @@ struct SimParams {
     /// and flow_past_ball does not shed (README, stops 80–81). Simulation::
     /// ThinCoreSlipCorrection.
     float slipReadCore = 1.0f;
+    /// Whether a body sheet's body is charged with the change viscous
+    /// diffusion (PSE, the subgrid viscosity included) makes each step to the
+    /// fluid's impulse ½Σx×α, each vorton's share to the body nearest its
+    /// surface (live; body_sheet only). In the continuum that change is the
+    /// wall's: away from walls diffusion leaves the impulse as it is, and
+    /// Wu's force (1981) counts it. Off, the default: the body feels only its
+    /// sheet, its push and the fluid it displaces, and the thrown ball's
+    /// momentum with its fluid holds only while advection and stretching's
+    /// loss at the wall offsets PSE's gain (README, stops 67, 81); with
+    /// slip_read_core 0.25 that loss is nearly gone and this is what keeps it.
+    bool chargeDiffusion = false;
     /// Steps between remeshings onto the seeding lattice, with culling of
     /// what carries next to nothing; 0: never (live). Keeps the vortons'
     /// cores overlapping: without it isolated vortons get stretched without

@@ -385,6 +385,22 @@ void Simulation::CoupleBodies(float dt) {
     std::vector<glm::dvec3> pushI = std::move(m_pendingPushImpulse);
     m_pendingPushImpulse.clear();
     pushI.resize(nb, glm::dvec3(0.0));
+    if (p.chargeDiffusion && m_diffusion.size() == m_vortons.Size()) {
+        // Diffusion's change of the fluid's impulse this step (the
+        // corrector's dt·dα/dt at the vortons' new places, as the impulse
+        // budget counts it), each vorton's about the centre of the body
+        // nearest its surface: serial, in vorton order.
+        for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
+            const glm::vec3 x = m_vortons.position[k];
+            std::size_t nearest = 0;
+            float gap = std::numeric_limits<float>::max();
+            for (std::size_t b = 0; b < nb; ++b) {
+                const float d = glm::length(x - m_bodies[b].position) - m_setup.bodies[b].radius;
+                if (d < gap) gap = d, nearest = b;
+            }
+            pushI[nearest] += 0.5 * glm::cross(D(x) - D(m_bodies[nearest].position), double(dt) * D(m_diffusion[k]));
+        }
+    }
     {
         std::vector<glm::dvec3> i1;
         // The vortons are at t + dt: pushed out of where the body will be
