@@ -389,7 +389,8 @@ void Simulation::CoupleBodies(float dt) {
         // Diffusion's change of the fluid's impulse this step (the
         // corrector's dt·dα/dt at the vortons' new places, as the impulse
         // budget counts it), each vorton's about the centre of the body
-        // nearest its surface: serial, in vorton order.
+        // nearest its surface: serial, in vorton order. Charged with the
+        // push's impulse (charge_diffusion, SimParams::chargeDiffusion).
         for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
             const glm::vec3 x = m_vortons.position[k];
             std::size_t nearest = 0;
