@@ -24,12 +24,12 @@
 #include "sim/particles/particles.h"
 #include "sim/particles/remesh.h"
 #include "sim/particles/seeding.h"
-#include "sim/solvers/vorton_sources.h"
 #include "sim/tracers/nested_grid.h"
 
 namespace vorton {
 
 class VelocitySolver;
+struct VortonSources;
 
 /// The stages of a step, in the order Step() runs and times them
 /// (docs/METHOD.md §5):

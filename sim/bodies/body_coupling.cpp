@@ -25,6 +25,7 @@
 #include "sim/simulation.h"
 #include "sim/simulation_internals.h"
 #include "sim/solvers/biot_savart.h"
+#include "sim/solvers/vorton_sources.h"
 
 namespace vorton {
 
