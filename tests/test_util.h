@@ -67,6 +67,17 @@ inline std::uint64_t StateHash(const Simulation& sim) {
     return HashVector(sim.GetTracers().position, h);
 }
 
+/// StateHash, then each body's position, velocity, angular velocity and fluid force.
+inline std::uint64_t StateAndBodiesHash(const Simulation& sim) {
+    std::uint64_t h = StateHash(sim);
+    for (const BodyState& b : sim.Bodies()) {
+        for (const glm::vec3& v : {b.position, b.velocity, b.angularVelocity, b.fluidForce}) {
+            h = HashBytes(&v, sizeof v, h);
+        }
+    }
+    return h;
+}
+
 /// sqrt(Σ|a−b|² / Σ|b|²): relative RMS error of a against the reference b.
 inline double RelativeRms(std::span<const glm::vec3> a, std::span<const glm::vec3> b) {
     double err = 0.0, ref = 0.0;

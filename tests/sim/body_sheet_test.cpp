@@ -532,12 +532,7 @@ TEST(BodySheet, ReadWithThinCoresBitwiseTheSameForAnyThreadCount) {
     auto run = [&](int threads) {
         Simulation sim(s);
         EXPECT_TRUE(test::RunSteps(sim, 40, threads).ok);
-        std::uint64_t h = test::StateHash(sim);
-        const BodyState& b = sim.Bodies()[0];
-        for (const glm::vec3& v : {b.position, b.velocity, b.angularVelocity, b.fluidForce}) {
-            h = test::HashBytes(&v, sizeof v, h);
-        }
-        return h;
+        return test::StateAndBodiesHash(sim);
     };
     const std::uint64_t one = run(1);
     EXPECT_EQ(run(2), one);
@@ -895,17 +890,25 @@ TEST(BodySheetSettling, FlowPastBallSceneShedsAtASpheresStrouhalNumber) {
     EXPECT_NEAR(drag / SchillerNaumannDragCoefficient(reynolds), 1.0, 0.3);
 }
 
+/// The thrown ball of the momentum and deceleration checks: 2,000 kg/m³,
+/// thrown at 1 m/s along x in clear water without gravity, R/h 5, with the
+/// projection the scenes use and the given slip read and diffusion charge.
+constexpr float kThrownBallDensity = 2000.0f;
+SceneSetup ThrownBall(float slipReadCore, bool chargeDiffusion) {
+    SceneSetup setup = ClearWater(kThrownBallDensity, glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f), 5.0f);
+    setup.params.solenoidalRemesh = true;
+    setup.params.slipReadCore = slipReadCore;
+    setup.params.chargeDiffusion = chargeDiffusion;
+    return setup;
+}
+
 /// A 2,000 kg/m³ ball thrown at 1 m/s in clear water without gravity, R/h 5,
 /// with the projection the scenes use: the change from 0.5 s to 2 s of the
 /// momentum of ball and fluid, m_b U + ρ(½Σx×α − V U) (Wu 1981; the impulse
 /// less the fluid the ball displaces), over m_b U0.
 double ThrownBallMomentumChange(float slipReadCore, bool chargeDiffusion) {
-    const float rhoBody = 2000.0f;
-    SceneSetup setup = ClearWater(rhoBody, glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f), 5.0f);
-    setup.params.solenoidalRemesh = true;
-    setup.params.slipReadCore = slipReadCore;
-    setup.params.chargeDiffusion = chargeDiffusion;
-    Simulation sim(setup);
+    const float rhoBody = kThrownBallDensity;
+    Simulation sim(ThrownBall(slipReadCore, chargeDiffusion));
     const double volume = 4.0 / 3.0 * std::numbers::pi * std::pow(kRadius, 3.0);
     const double mass = double(rhoBody) * volume;
     auto momentum = [&] {
@@ -1048,12 +1051,8 @@ TEST(BodySheetSettling, VanDriestDampingKeepsTheSubgridModelOutOfALaminarWallLay
 /// The thrown ball of ThrownBallSlowsAsTheDragLawSays: its deceleration over
 /// 0.4–0.6 s, 1.0–1.2 s and 1.6–1.8 s against the law's, each within 30 %.
 void ExpectThrownBallSlowsAsTheDragLawSays(float slipReadCore, bool chargeDiffusion, const std::string& tag) {
-    const float rhoBody = 2000.0f;
-    SceneSetup setup = ClearWater(rhoBody, glm::vec3(0.0f), glm::vec3(1.0f, 0.0f, 0.0f), 5.0f);
-    setup.params.solenoidalRemesh = true;
-    setup.params.slipReadCore = slipReadCore;
-    setup.params.chargeDiffusion = chargeDiffusion;
-    Simulation sim(setup);
+    const float rhoBody = kThrownBallDensity;
+    Simulation sim(ThrownBall(slipReadCore, chargeDiffusion));
     std::vector<double> u{1.0};
     for (int window = 0; window < 10; ++window) {
         ASSERT_TRUE(test::RunSteps(sim, 20).ok);

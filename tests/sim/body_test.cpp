@@ -415,12 +415,7 @@ TEST(Body, BitwiseTheSameForAnyThreadCount) {
     auto run = [&](int threads) {
         Simulation sim(s);
         EXPECT_TRUE(test::RunSteps(sim, 15, threads).ok);
-        std::uint64_t h = test::StateHash(sim);
-        const BodyState& b = sim.Bodies()[0];
-        for (const glm::vec3& v : {b.position, b.velocity, b.angularVelocity, b.fluidForce}) {
-            h = test::HashBytes(&v, sizeof v, h);
-        }
-        return h;
+        return test::StateAndBodiesHash(sim);
     };
     const std::uint64_t one = run(1);
     EXPECT_EQ(run(2), one);
