@@ -81,7 +81,7 @@ struct SimParams {
     /// added mass is Stokes' (C_a 0.60–0.65 at R/h 5 against 0.64, where
     /// the solver's cores give 0.71–0.74, and 2.1 where the slip is
     /// released every step), but at R/h 5 a fixed ball separates later
-    /// and flow_past_ball does not shed (README, stops 80–81). Simulation::
+    /// and flow_past_ball does not shed (docs/BODIES.md, stops 80–81). Simulation::
     /// ThinCoreSlipCorrection.
     float slipReadCore = 1.0f;
     /// Whether a body sheet's body is charged with the change viscous
@@ -92,7 +92,7 @@ struct SimParams {
     /// Wu's force (1981) counts it. Off, the default: the body feels only its
     /// sheet, its push and the fluid it displaces, and the thrown ball's
     /// momentum with its fluid holds only while advection and stretching's
-    /// loss at the wall offsets PSE's gain (README, stops 67, 81); with
+    /// loss at the wall offsets PSE's gain (docs/BODIES.md, stops 67, 81); with
     /// slip_read_core 0.25 that loss is nearly gone and this is what keeps it.
     bool chargeDiffusion = false;
     /// Steps between remeshings onto the seeding lattice, with culling of
@@ -118,7 +118,7 @@ struct SimParams {
     /// vortons drift off the lattice between remeshes, and in slow flow it
     /// holds the vorticity in like a wall: a ball started impulsively at
     /// Re 1.7 then feels a force that does not scale with the stream's speed,
-    /// as linear (Stokes) flow must (issue 12; README). Off by default: it
+    /// as linear (Stokes) flow must (issue 12; docs/BODIES.md). Off by default: it
     /// costs vortons (+20–27 % at Re 100, about twice at Re 20, where the
     /// diffusing cloud is that large) and stops flow_past_ball's shedding.
     bool diffusionReceivers = false;

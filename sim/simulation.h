@@ -96,7 +96,7 @@ struct StepWork {
 /// ch. 3), and baroclinic generation changes it at (g/ρ₀)Σδρ_kV_k; at a no-slip wall
 /// the fluid's force on a body is −ρ dI/dt (Wu 1981, AIAA J. 19). So a term that moves
 /// I where it should not is a discretisation error, and this says which (issue 12's
-/// drag, README).
+/// drag, docs/BODIES.md).
 /// The corrector's change splits exactly as x₁×α₁ − x₀×α₀ = (x₁ − x₀)×α₀ + x₁×(α₁ − α₀).
 struct ImpulseBudget {
     glm::dvec3 advection{0.0};   ///< the vortons' motion (free stream and bodies' image flow included): ½Σ(x₁ − x₀)×α₀
@@ -512,7 +512,7 @@ private:
     /// vortons within kSlipReadReachSpacings·h of a point, K_{fσ} − K_σ with
     /// f = params.slipReadCore (biot_savart.h; nothing when f ≥ 1), so that
     /// the slip the sheet cancels is read as the thin sheet it was released
-    /// as (body_coupling.cpp says why; stops 80–81, README). `sources` are
+    /// as (body_coupling.cpp says why; stops 80–81, docs/BODIES.md). `sources` are
     /// the vortons the velocity at `points` was summed from.
     void ThinCoreSlipCorrection(const VortonSources& sources, glm::vec3 center, float radius,
                                 const glm::vec3* points, std::span<glm::vec3> surface) const;

@@ -205,7 +205,7 @@ std::string Simulation::StageDiffusion(StepContext& c) {
         // shear): a sphere's boundary layer is laminar below Re ≈ 3·10⁵, and
         // the undamped model thickens it: a fixed ball's Cd at Re 480, R/h 5
         // is 0.896 with it, 0.662 damped (A⁺ 26) and 0.639 without the model,
-        // the curve 0.571 (README, issue 12, stop 73).
+        // the curve 0.571 (docs/BODIES.md, stop 73).
         const bool damp = p.vanDriest > 0.0f && p.viscosity > 0.0f && !m_bodies.empty();
         const float invAPlusSqrtNu = damp ? 1.0f / (p.vanDriest * std::sqrt(p.viscosity)) : 0.0f;
         m_eddyViscosity.resize(nv);

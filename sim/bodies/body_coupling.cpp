@@ -51,7 +51,7 @@ constexpr float kWallLayerSpacings = 2.0f;
 /// PSE's quadrature counted each, and the wall layer diffused up to k times
 /// too fast: the fixed ball's drag grew as dt shrank (Re 100, R/h 6: Cd 1.04,
 /// 1.47 at dt 0.02, 0.01, remeshing every 0.2 s) and the flow never separated
-/// (it does at 130–140° with this, Cd 0.90, 0.91; README). Results do not
+/// (it does at 130–140° with this, Cd 0.90, 0.91; docs/BODIES.md). Results do not
 /// change between 1e-2 and 1e-3 (measured); 1e-3 keeps the pile-up of even
 /// 40 steps per remesh at 4 %.
 constexpr float kSheetVolumeFraction = 1.0e-3f;
@@ -65,7 +65,7 @@ constexpr float kSheetVolumeFraction = 1.0e-3f;
 /// every 3 or 4 at 0.0025 s, or every 2 at R/h 8, it holds for 8–10 s. The
 /// same flow at half the speed and twice the time step (the same discrete
 /// problem) grew from 5.6 s, and holds for 10 s released every 2 steps
-/// (stops 69–70, README). So the limit is this Courant number, not a time.
+/// (stops 69–70, docs/BODIES.md). So the limit is this Courant number, not a time.
 constexpr float kSheetCourant = 0.25f;
 
 /// s: the longest interval between two releases, for a body at rest or
@@ -81,7 +81,7 @@ constexpr float kLongestSheetInterval = 0.2f;
 /// the slip it was made for (0.58 of the l = 1 slip at R/h 5, σ 1.5 h: the
 /// sheet test's gain_poloidal_x), and the releases go on until the slip
 /// read at the wall is nil: about twice the sheet, so a ball carries about
-/// twice the fluid it should (stop 80, README). The vortons' own velocities
+/// twice the fluid it should (stop 80, docs/BODIES.md). The vortons' own velocities
 /// keep the solver's cores. At 4 h (σ = h, f = 1/4) the two kernels differ
 /// by 9 % of the vorton's far field there, about 0.1 % of the velocity of a
 /// vorton one spacing from the point, so the cut moves the slip little.

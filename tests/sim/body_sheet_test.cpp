@@ -36,7 +36,7 @@ double TerminalVelocity(double rhoBody) { return DragCurveTerminalSpeed(rhoBody,
 /// A ball in clear water: no groups, every vorton made by the ball, with the
 /// body scenes' wall settings (falling_ball, ball_through_smoke): the subgrid
 /// model damped at the wall (van_driest 26) and cores σ = h (core_overlap 1),
-/// which reach less far into the ball than 1.5 h (README, issue 12, stop 74).
+/// which reach less far into the ball than 1.5 h (docs/BODIES.md, stop 74).
 SceneSetup ClearWater(float rhoBody, glm::vec3 gravity, glm::vec3 velocity, float resolution) {
     SceneSetup s;
     s.params.ambientDensity = float(kRho);
@@ -507,7 +507,7 @@ TEST(BodySheet, ReadWithThinCoresAnOscillatingBallCarriesStokesAddedMass) {
     // answer is exact as KC → 0, here 0.1). Read with the solver's cores it
     // is 0.74 (the test above), 16 % over. Measured: C_a 0.626, b 0.26
     // (Stokes' b 0.15: most of b is the force's lag of about 1.8 steps,
-    // README, stop 80). The damping is only asked to be positive.
+    // docs/BODIES.md, stop 80). The damping is only asked to be positive.
     using B = OscillatingBall;
     Simulation sim(B::Setup(0.25f));
     ASSERT_TRUE(test::RunSteps(sim, 1).ok);
@@ -862,7 +862,7 @@ TEST(BodySheetSettling, FlowPastBallSceneShedsAtASpheresStrouhalNumber) {
     // a run took followed the lattice's pole and the ball's place. The peak
     // also follows the cores' overlap σ/h (2 h: St 0.23; h or 1.25 h: no
     // shedding), but at 1.5 h it holds from R/h 5 to 8 (St 0.173, 79 %, the
-    // same Cd; README, stop 75).
+    // same Cd; docs/BODIES.md, stop 75).
     SceneSetup setup = test::LoadSetup("flow_past_ball");
     setup.params.tracerCount = 0;  // tracers never act on the flow (bodies.csv is bitwise the same)
     ASSERT_EQ(setup.params.dt, 0.02f);
@@ -943,7 +943,7 @@ TEST(BodySheet, AThrownBallAndItsFluidKeepTheirMomentumOnceStarted) {
     // potential flow's bound sheet released) to 0.5 s by 5.5 % of m_b U0
     // (6.2 % before stop 61), and to 2 s by 4.6 % (6.0 %). Most of it is the
     // corrector's PSE at the wall (3.9 % in the first 25 steps, stop 63's
-    // impulse budget, README), which gives the fluid impulse the coupling does
+    // impulse budget, docs/BODIES.md), which gives the fluid impulse the coupling does
     // not charge to the ball.
     const double change = ThrownBallMomentumChange(1.0f, false);
     test::Measured("momentum_change_0.5_to_2_s_over_initial", change);
@@ -1077,7 +1077,7 @@ TEST(BodySheetSettling, ThrownBallSlowsAsTheDragLawSays) {
     // 281 and 231), within 30 %, with the projection ball_through_smoke
     // uses. Measured: 0.83, 0.83, 0.75 of the law; the
     // history force over this ball's start would put it at or above the law
-    // (README, stops 49 and 74). With σ = 1.5 h and the undamped subgrid
+    // (docs/BODIES.md, stops 49 and 74). With σ = 1.5 h and the undamped subgrid
     // model (before stop 74) 0.93, 0.92, 0.81 without the projection, from
     // two errors that cancel (stop 73).
     ExpectThrownBallSlowsAsTheDragLawSays(1.0f, false, "");
