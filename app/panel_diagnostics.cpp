@@ -80,7 +80,7 @@ void ClosedFormRows(const char* id, const char* law, const std::string& help, co
 }
 
 /// The closed forms that may apply to the scene: the impulse law, a ring's speed, a ball's
-/// terminal velocity. Those that cannot apply to the scene at all take one line each.
+/// terminal velocity, a fixed ball's drag in a stream. Those that cannot apply to the scene at all take one line each.
 void ClosedFormChecks(const SimSnapshot& sim) {
     const FlowLog& log = sim.flow;
     ClosedFormRows("law", "dI/dt = (g/rho0) sum drho_k V_k",
@@ -104,6 +104,13 @@ void ClosedFormChecks(const SimSnapshot& sim) {
                    "body_sheet on.",
                    log.Check(sim.terminalLaw), "m/s", sim.terminalLaw.note,
                    log.ErrorSeries(sim.terminalLaw));
+    ImGui::Separator();
+    ClosedFormRows("drag", "drag in a stream (drag curve)",
+                   "The Schiller-Naumann drag curve's drag 1/2 C_d rho U^2 pi R^2 on a fixed ball in the free stream "
+                   "U, with the scene's viscosity. Measured: the fluid's force on the ball along the stream, "
+                   "averaged over the last 10 s (about four shedding periods). Applies to one fixed ball with "
+                   "body_sheet on and a free stream.",
+                   log.Check(sim.dragLaw), "N", sim.dragLaw.note, log.ErrorSeries(sim.dragLaw));
 }
 
 }  // namespace

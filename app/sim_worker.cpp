@@ -567,6 +567,7 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.impulseLaw = ImpulseLawFor(sim.Setup());
     s.ringLaw = RingLawFor(sim.Setup());
     s.terminalLaw = TerminalLawFor(sim.Setup());
+    s.dragLaw = DragLawFor(sim.Setup());
     s.rewindTimes = m_rewind.Times();
     s.rewindBytes = m_rewind.Bytes();
     s.rewindBudget = m_rewind.Budget();

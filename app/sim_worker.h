@@ -130,6 +130,7 @@ struct SimSnapshot {
     ImpulseLaw impulseLaw;
     RingLaw ringLaw;          ///< RingLawFor() the setup: a ring's speed against Saffman's
     TerminalLaw terminalLaw;  ///< TerminalLawFor() the setup: a ball's fall against the drag curve
+    DragLaw dragLaw;          ///< DragLawFor() the setup: a fixed ball's drag in a stream against the drag curve
     /// The rewind ring's states, oldest first (simulated s), its bytes and budget; empty times
     /// with rewindUnavailable saying why when the scene cannot be rewound.
     std::vector<double> rewindTimes;

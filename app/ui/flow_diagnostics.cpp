@@ -91,6 +91,7 @@ FlowSample MeasureFlow(const Simulation& sim, double wallSeconds) {
     if (!RingLawObstacle(sim.Setup())) s.ring = MeasureRing(v);
     if (!sim.Bodies().empty()) {
         s.bodyVelocity = glm::dvec3(sim.Bodies()[0].velocity);
+        s.bodyForce = glm::dvec3(sim.Bodies()[0].fluidForce);
         s.bodyHeld = sim.Bodies()[0].grabbed;
     }
     return s;
@@ -177,8 +178,10 @@ RingLaw RingLawFor(const SceneSetup& setup) {
 }
 
 // The terminal velocity's tolerance and settling criterion are issue 12's (kTerminalTolerance,
-// kTerminalWander). Measured with body_sheet at R/h = 6: 0.78 and 0.80 of the drag curve at
-// Re 680 and 290 (BodySheetSettling.FallingBallReachesTheDragCurvesTerminalVelocity*).
+// kTerminalWander). Measured with body_sheet at R/h = 6: 0.94 and 0.98 of the drag curve at
+// Re 680 and 290 (BodySheetSettling.FallingBallReachesTheDragCurvesTerminalVelocity*, since
+// stop 74), and the falling_ball scene at R/h = 5 0.87 of it over 12-20 s
+// (BodySheetSettling.FallingBallSceneKeepsItsTerminalVelocityAndPathFor20s).
 TerminalLaw TerminalLawFor(const SceneSetup& setup) {
     TerminalLaw law;
     law.tolerance = kTerminalTolerance;
@@ -209,8 +212,53 @@ TerminalLaw TerminalLawFor(const SceneSetup& setup) {
     law.reynolds = 2.0 * double(b.radius) * speed / double(p.viscosity);
     char note[160];
     std::snprintf(note, sizeof note,
-                  "Schiller-Naumann drag curve at Re = %.0f, C_d = %.2f (0.78-0.80 of it measured at R/h = 6)",
+                  "Schiller-Naumann drag curve at Re = %.0f, C_d = %.2f (0.87 of it measured in falling_ball, R/h = 5)",
                   law.reynolds, SchillerNaumannDragCoefficient(law.reynolds));
+    law.note = note;
+    return law;
+}
+
+// The drag's tolerance is issue 12's 30 % (kDragTolerance). Measured on flow_past_ball at its
+// R/h = 5 over 30-60 s (docs/BODIES.md, stops 82-83): 1.04, 1.19 and 1.46 times the curve's drag
+// at Re 300, 480 (the scene) and 1000, so the check fails at Re 1000, where the lattice no
+// longer resolves the wall layer.
+DragLaw DragLawFor(const SceneSetup& setup) {
+    DragLaw law;
+    law.tolerance = kDragTolerance;
+    const SimParams& p = setup.params;
+    if (setup.bodies.size() != 1) {
+        law.inapplicable = setup.bodies.empty() ? "no body" : "more than one body";
+        return law;
+    }
+    const BodySpec& b = setup.bodies[0];
+    bool layers = false;
+    for (const DensityGroup& g : setup.groups) layers = layers || g.layer;
+    const glm::dvec3 stream(p.freeStream);
+    const double speed = glm::length(stream);
+    if (!b.fixed) {
+        law.inapplicable = "the body is free";
+    } else if (b.oscillationPeriod > 0.0f) {
+        law.inapplicable = "the body oscillates";
+    } else if (!(speed > 0.0)) {
+        law.inapplicable = "no free stream";
+    } else if (layers) {
+        law.inapplicable = "a stratified ambient";
+    } else if (!p.bodySheet) {
+        law.inapplicable = "body_sheet off: the ball makes no wake of its own";
+    } else if (!(p.viscosity > 0.0f)) {
+        law.inapplicable = "no viscosity";
+    }
+    if (!law.inapplicable.empty()) return law;
+    const double radius = b.radius;
+    law.reynolds = 2.0 * radius * speed / double(p.viscosity);
+    const double cd = SchillerNaumannDragCoefficient(law.reynolds);
+    const double area = std::numbers::pi * radius * radius;
+    law.expected = 0.5 * cd * double(p.ambientDensity) * speed * area * stream;
+    char note[160];
+    std::snprintf(note, sizeof note,
+                  "Schiller-Naumann drag curve at Re = %.0f, C_d = %.3f (flow_past_ball, R/h = 5: 1.19 of it at Re "
+                  "480, 1.46 at Re 1000)",
+                  law.reynolds, cd);
     law.note = note;
     return law;
 }
@@ -242,6 +290,33 @@ bool OpenStepWindow(const std::deque<FlowSample>& samples, std::size_t last, con
         return false;
     }
     return true;
+}
+
+/// The first sample of the window of `seconds` of simulated time ending at sample `last`
+/// (the latest sample at least that long before it, within half a step: simulated time is
+/// summed in float, 1e-5 s off after 600 steps), or nullopt when the log does not reach back
+/// that far or the window holds fewer than FlowLog::kWindow steps.
+std::optional<std::size_t> SecondsWindowStart(const std::deque<FlowSample>& samples, std::size_t last,
+                                              double seconds) {
+    const double endTime = samples[last].time;
+    const double slack = last > 0 ? 0.5 * (endTime - samples[last - 1].time) : 0.0;
+    std::size_t first = last;
+    while (first > 0 && endTime - samples[first].time < seconds - slack) --first;
+    if (endTime - samples[first].time < seconds - slack || last - first < FlowLog::kWindow) return std::nullopt;
+    return first;
+}
+
+/// The reason a check over `seconds` of steps is not measured yet: still measuring, or the
+/// log's kCapacity steps hold less than that at this dt.
+std::string WindowReason(const std::deque<FlowSample>& samples, double seconds) {
+    char why[128];
+    if (samples.size() >= FlowLog::kCapacity) {
+        std::snprintf(why, sizeof why, "the log's %zu steps hold %.2g s, the check needs %.0f s (a larger dt)",
+                      FlowLog::kCapacity, samples.back().time - samples.front().time, seconds);
+    } else {
+        std::snprintf(why, sizeof why, "measuring (needs %.0f s of steps)", seconds);
+    }
+    return why;
 }
 
 /// Fills in the error and mark of a check whose expected and measured values are set; the
@@ -326,18 +401,12 @@ ClosedFormCheck FlowLog::CheckAt(const TerminalLaw& law, std::size_t last) const
         return c;
     }
     const glm::dvec3 direction = law.expected / speed;
-    const double endTime = m_samples[last].time;
-    // The window starts at the latest sample at least kTerminalWindowSeconds before the last,
-    // within half a step (simulated time is summed in float: 1e-5 s off after 600 steps).
-    const double slack = last > 0 ? 0.5 * (endTime - m_samples[last - 1].time) : 0.0;
-    std::size_t first = last;
-    while (first > 0 && endTime - m_samples[first].time < kTerminalWindowSeconds - slack) --first;
-    if (endTime - m_samples[first].time < kTerminalWindowSeconds - slack || last - first < kWindow) {
-        char why[96];
-        std::snprintf(why, sizeof why, "measuring (needs %.0f s of steps)", kTerminalWindowSeconds);
-        c.reason = why;
+    const std::optional<std::size_t> start = SecondsWindowStart(m_samples, last, kTerminalWindowSeconds);
+    if (!start) {
+        c.reason = WindowReason(m_samples, kTerminalWindowSeconds);
         return c;
     }
+    const std::size_t first = *start;
     glm::dvec3 mean(0.0);
     for (std::size_t i = first; i <= last; ++i) {
         if (m_samples[i].bodyHeld) {
@@ -360,6 +429,39 @@ ClosedFormCheck FlowLog::CheckAt(const TerminalLaw& law, std::size_t last) const
         c.reason = why;
         return c;
     }
+    return Judged(c);
+}
+
+ClosedFormCheck FlowLog::CheckAt(const DragLaw& law, std::size_t last) const {
+    ClosedFormCheck c;
+    c.tolerance = law.tolerance;
+    c.expected = law.expected;
+    if (!law.inapplicable.empty()) {
+        c.reason = law.inapplicable;
+        return c;
+    }
+    const double drag = glm::length(law.expected);
+    if (m_samples.empty() || !(drag > 0.0)) {
+        c.reason = "measuring";
+        return c;
+    }
+    const std::optional<std::size_t> start = SecondsWindowStart(m_samples, last, kDragWindowSeconds);
+    if (!start) {
+        c.reason = WindowReason(m_samples, kDragWindowSeconds);
+        return c;
+    }
+    const glm::dvec3 direction = law.expected / drag;
+    double along = 0.0;
+    for (std::size_t i = *start; i <= last; ++i) {
+        if (m_samples[i].bodyHeld) {
+            c.reason = "held by the mouse in the window";
+            return c;
+        }
+        along += glm::dot(m_samples[i].bodyForce, direction);
+    }
+    // The side force swings with the shedding and averages out only over whole periods: the
+    // check is on the drag, the force along the stream.
+    c.measured = along / double(last - *start + 1) * direction;
     return Judged(c);
 }
 

@@ -66,6 +66,7 @@ struct FlowSample {
     std::size_t tracers = 0;
     RingMeasure ring;             ///< the vortons read as a ring (RingCheck)
     glm::dvec3 bodyVelocity{0.0}; ///< the first body's velocity, m/s (TerminalCheck); 0 without bodies
+    glm::dvec3 bodyForce{0.0};    ///< the fluid's force on the first body, N (DragCheck); 0 without bodies
     bool bodyHeld = false;        ///< the first body was held by the mouse
 };
 
@@ -117,6 +118,23 @@ inline constexpr double kTerminalWander = 0.15;
 /// Simulated seconds the terminal check averages over.
 inline constexpr double kTerminalWindowSeconds = 1.0;
 TerminalLaw TerminalLawFor(const SceneSetup& setup);
+
+/// Whether and how closely a fixed ball in a stream feels the drag curve's drag (issue 12's
+/// flow_past_ball). It applies with exactly one body, fixed and not oscillating, body_sheet on
+/// (the ball makes its own wake), a free stream and no stratified layers.
+struct DragLaw : ClosedFormLaw {
+    /// The drag curve's drag ½·C_d·ρ₀·U²·πR² along the free stream U, N (the fluid's force on
+    /// the ball less its mean side force).
+    glm::dvec3 expected{0.0};
+    double reynolds = 0.0;     ///< |U|·2R/ν
+};
+/// The drag's tolerance: issue 12's 30 % on the drag curve (its terminal-velocity check).
+inline constexpr double kDragTolerance = 0.30;
+/// Simulated seconds the drag check averages over: four shedding periods 2R/(St·U) of the
+/// flow_past_ball scene (St 0.16, U = 0.6 m/s, R = 0.12 m: 2.5 s), within FlowLog::kCapacity
+/// steps at its dt (0.02 s).
+inline constexpr double kDragWindowSeconds = 10.0;
+DragLaw DragLawFor(const SceneSetup& setup);
 
 /// A closed form measured against what the steps did.
 struct ClosedFormCheck {
@@ -173,11 +191,14 @@ private:
     ///   when the ring is not measurable or a/R > kRingThinLimit;
     /// - terminal: the first body's mean velocity over the last kTerminalWindowSeconds against
     ///   law.expected, once settled (every sample's speed along the expected direction within
-    ///   kTerminalWander of the mean), not while held.
+    ///   kTerminalWander of the mean), not while held;
+    /// - drag: the mean of the first body's force along law.expected over the last
+    ///   kDragWindowSeconds against law.expected, not while held.
     /// Each within law.tolerance.
     ClosedFormCheck CheckAt(const ImpulseLaw& law, std::size_t last) const;
     ClosedFormCheck CheckAt(const RingLaw& law, std::size_t last) const;
     ClosedFormCheck CheckAt(const TerminalLaw& law, std::size_t last) const;
+    ClosedFormCheck CheckAt(const DragLaw& law, std::size_t last) const;
 
     std::deque<FlowSample> m_samples;
 };
