@@ -319,6 +319,36 @@ std::string WindowReason(const std::deque<FlowSample>& samples, double seconds) 
     return why;
 }
 
+/// The first sample of a body check's window: the last `seconds` of steps up to `last`, with
+/// the first body free all through. Returns nullopt, with `c.reason` filled in, if the check
+/// does not apply (`inapplicable` non-empty), c.expected is zero, the log does not yet hold
+/// `seconds`, or the body was held by the mouse in the window.
+std::optional<std::size_t> BodyWindowStart(const std::deque<FlowSample>& samples, std::size_t last,
+                                           const std::string& inapplicable, double seconds, ClosedFormCheck& c) {
+    if (!inapplicable.empty()) {
+        c.reason = inapplicable;
+        return std::nullopt;
+    }
+    if (samples.empty() || !(glm::length(c.expected) > 0.0)) {
+        c.reason = "measuring";
+        return std::nullopt;
+    }
+    const std::optional<std::size_t> start = SecondsWindowStart(samples, last, seconds);
+    if (!start) {
+        c.reason = WindowReason(samples, seconds);
+        return std::nullopt;
+    }
+    for (std::size_t i = *start; i <= last; ++i) {
+        if (samples[i].bodyHeld) {
+            char why[96];
+            std::snprintf(why, sizeof why, "held by the mouse in the last %.0f s", seconds);
+            c.reason = why;
+            return std::nullopt;
+        }
+    }
+    return start;
+}
+
 /// Fills in the error and mark of a check whose expected and measured values are set; the
 /// error is relative to `scale` (> 0), by default |expected|.
 ClosedFormCheck Judged(ClosedFormCheck c, double scale = 0.0) {
@@ -391,30 +421,13 @@ ClosedFormCheck FlowLog::CheckAt(const TerminalLaw& law, std::size_t last) const
     ClosedFormCheck c;
     c.tolerance = law.tolerance;
     c.expected = law.expected;
-    if (!law.inapplicable.empty()) {
-        c.reason = law.inapplicable;
-        return c;
-    }
-    const double speed = glm::length(law.expected);
-    if (m_samples.empty() || !(speed > 0.0)) {
-        c.reason = "measuring";
-        return c;
-    }
-    const glm::dvec3 direction = law.expected / speed;
-    const std::optional<std::size_t> start = SecondsWindowStart(m_samples, last, kTerminalWindowSeconds);
-    if (!start) {
-        c.reason = WindowReason(m_samples, kTerminalWindowSeconds);
-        return c;
-    }
+    const std::optional<std::size_t> start =
+        BodyWindowStart(m_samples, last, law.inapplicable, kTerminalWindowSeconds, c);
+    if (!start) return c;
     const std::size_t first = *start;
+    const glm::dvec3 direction = law.expected / glm::length(law.expected);
     glm::dvec3 mean(0.0);
-    for (std::size_t i = first; i <= last; ++i) {
-        if (m_samples[i].bodyHeld) {
-            c.reason = "held by the mouse in the last second";
-            return c;
-        }
-        mean += m_samples[i].bodyVelocity;
-    }
+    for (std::size_t i = first; i <= last; ++i) mean += m_samples[i].bodyVelocity;
     mean /= double(last - first + 1);
     const double along = glm::dot(mean, direction);
     double wander = 0.0;
@@ -436,29 +449,12 @@ ClosedFormCheck FlowLog::CheckAt(const DragLaw& law, std::size_t last) const {
     ClosedFormCheck c;
     c.tolerance = law.tolerance;
     c.expected = law.expected;
-    if (!law.inapplicable.empty()) {
-        c.reason = law.inapplicable;
-        return c;
-    }
-    const double drag = glm::length(law.expected);
-    if (m_samples.empty() || !(drag > 0.0)) {
-        c.reason = "measuring";
-        return c;
-    }
-    const std::optional<std::size_t> start = SecondsWindowStart(m_samples, last, kDragWindowSeconds);
-    if (!start) {
-        c.reason = WindowReason(m_samples, kDragWindowSeconds);
-        return c;
-    }
-    const glm::dvec3 direction = law.expected / drag;
+    const std::optional<std::size_t> start =
+        BodyWindowStart(m_samples, last, law.inapplicable, kDragWindowSeconds, c);
+    if (!start) return c;
+    const glm::dvec3 direction = law.expected / glm::length(law.expected);
     double along = 0.0;
-    for (std::size_t i = *start; i <= last; ++i) {
-        if (m_samples[i].bodyHeld) {
-            c.reason = "held by the mouse in the window";
-            return c;
-        }
-        along += glm::dot(m_samples[i].bodyForce, direction);
-    }
+    for (std::size_t i = *start; i <= last; ++i) along += glm::dot(m_samples[i].bodyForce, direction);
     // The side force swings with the shedding and averages out only over whole periods: the
     // check is on the drag, the force along the stream.
     c.measured = along / double(last - *start + 1) * direction;
