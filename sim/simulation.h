@@ -210,11 +210,12 @@ public:
     void GrabBody(std::size_t i, glm::vec3 target);
     /// Lets body i go; it keeps the velocity it was last moved with (a throw).
     void ReleaseBody(std::size_t i);
-    /// Momentum the fluid received from the bodies in the last step, N·s:
-    /// ρ₀ times the change of the vortons' impulse ½Σx×α the bodies caused
-    /// (the sheet they released, the vortons they pushed out), minus the
-    /// momentum of the fluid their volume displaces (Wu 1981). The bodies
-    /// received the opposite.
+    /// Momentum the fluid received from the bodies in the last step, N·s.
+    /// With body_sheet: ρ₀ times the change of the vortons' impulse ½Σx×α the
+    /// bodies caused (the sheet they released, the vortons they pushed out),
+    /// minus the momentum of the fluid their volume displaces (Wu 1981). In
+    /// the skin model: −Σ fluidForce·dt of the closure (MoveBodies), which the
+    /// vortons' impulse does not receive. The bodies received the opposite.
     glm::dvec3 LastCollisionImpulse() const { return m_collisionImpulse; }
 
     /// Ambient density ρ̄(z) = ρ₀ + Δ(z), kg/m³: ρ₀ plus the stratified
@@ -538,8 +539,14 @@ private:
     // The skin model, body_sheet off (bodies/body_skin.cpp).
     void AddSkinBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
                              std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
+    /// Gravity, buoyancy and the fluid's force on each body, and its motion:
+    /// the skin model's closure of an unresolved sphere (added mass, the drag
+    /// curve's drag and Stokes's torque relative to the fluid's velocity and
+    /// spin at its centre, from the vortons beyond its skin).
     void MoveBodies(float dt);
-    void CollideVortons(float dt);
+    /// The skin's vortex layer (no-slip) and the vortons pushed back out of
+    /// the bodies (no-through); exchanges no momentum with the bodies.
+    void CollideVortons();
     /// True when the bodies make their own vorticity (SimParams::bodySheet) and there are bodies.
     bool BodySheets() const { return m_setup.params.bodySheet && !m_setup.bodies.empty(); }
     void CollideTracers();
@@ -576,8 +583,6 @@ private:
     /// go since (remeshing's culls, emitters' outflow, the far wake, the
     /// layers' sponge). CoupleBodies' sheet keeps the fluid at it.
     glm::dvec3 m_kelvinStrength{0.0};
-    std::vector<int> m_contactBody;  // CollideVortons: per vorton, the body it touched this step, or −1
-    std::vector<glm::vec3> m_contactImpulse, m_contactAngular;
     Vortons m_vortons;
     Tracers m_tracers;
     double m_time = 0.0;

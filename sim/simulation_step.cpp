@@ -281,9 +281,9 @@ std::string Simulation::StageCorrector(StepContext& c) {
 }
 
 std::string Simulation::StageBodies(StepContext& c) {
-    // Bodies (parts 4 and 9): buoyancy and gravity, then their motion; the
-    // vortons they hit are pushed out and carry the no-slip sheet, and the
-    // momentum exchanged moves them. Emitters renew the stream. All before
+    // Bodies (parts 4 and 9): buoyancy, gravity and the fluid's force, then
+    // their motion; the vortons they hit are pushed out and carry the
+    // no-slip sheet. Emitters renew the stream. All before
     // the velocity of the new state is evaluated, so it stays valid for the
     // next step.
     if (!m_bodies.empty()) {
@@ -291,7 +291,7 @@ std::string Simulation::StageBodies(StepContext& c) {
             CoupleBodies(c.dt);
         } else {
             MoveBodies(c.dt);
-            CollideVortons(c.dt);
+            CollideVortons();
         }
         BudgetAttribute(&ImpulseBudget::bodies);
         for (std::size_t b = 0; b < m_bodies.size(); ++b) {

@@ -1,7 +1,8 @@
 // The skin model of a body (Gourlay part 4, as this project had it before
 // issue 12): the translation potential flow, the spin as a lumped vorton,
 // a vortex layer in the vortons within a spacing of the surface, and
-// collisions that push vortons out. Used when body_sheet is off.
+// collisions that push vortons out; the body moves under the closure of an
+// unresolved sphere (MoveBodies, stop 84). Used when body_sheet is off.
 #include <cmath>
 #include <numbers>
 
@@ -19,7 +20,6 @@ namespace vorton {
 
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
 /// Skin of a body, in vorton spacings h: vortons closer to the surface than
 /// this form the vortex sheet that carries the no-slip condition.
 constexpr float kSkinSpacings = 1.0f;
@@ -92,8 +92,48 @@ void Simulation::AddSkinBodyVelocity(std::span<const glm::vec3> points, std::spa
     });
 }
 
+namespace {
+
+/// The fluid's velocity u_f (m/s, without the free stream) and vorticity ω_f
+/// (1/s) at a body's centre, induced by the vortons beyond its skin (those
+/// in it carry the no-slip layer, the body's own boundary layer): the
+/// regularised Biot–Savart sum (Rosenhead–Moore kernel, as the solvers') and
+/// its curl, ω = (1/4π)Σ[α(2q^{-3/2} − 3r²q^{-5/2}) + 3r(α·r)q^{-5/2}] with
+/// q = r² + σ². Summed in double in vorton order on one thread, with no
+/// vector reduction, so the result is the same for any thread count and any
+/// optimisation level.
+struct FluidAtCentre {
+    glm::dvec3 velocity{0.0}, vorticity{0.0};
+};
+
+FluidAtCentre FluidOutsideSkin(const Vortons& vortons, glm::vec3 center, float radius, float skin) {
+    FluidAtCentre f;
+    const glm::dvec3 c(center);
+    const double reach = double(radius) + double(skin);
+    for (std::size_t k = 0; k < vortons.Size(); ++k) {
+        const glm::dvec3 r = c - glm::dvec3(vortons.position[k]);
+        const double r2 = glm::dot(r, r);
+        if (r2 < reach * reach) continue;
+        const glm::dvec3 alpha = glm::dvec3(vortons.vorticity[k]) * double(vortons.volume[k]);
+        const double sigma = vortons.radius[k];
+        const double q = r2 + sigma * sigma;
+        const double inv3 = 1.0 / (q * std::sqrt(q));
+        const double inv5 = inv3 / q;
+        f.velocity += glm::cross(alpha, r) * inv3;
+        f.vorticity += alpha * (2.0 * inv3 - 3.0 * r2 * inv5) + r * (3.0 * glm::dot(alpha, r) * inv5);
+    }
+    const double scale = 0.25 / std::numbers::pi;
+    f.velocity *= scale;
+    f.vorticity *= scale;
+    return f;
+}
+
+}  // namespace
+
 void Simulation::MoveBodies(float dt) {
     const SimParams& p = m_setup.params;
+    const float skin = kSkinSpacings * Spacing();
+    m_collisionImpulse = glm::dvec3(0.0);
     for (std::size_t i = 0; i < m_bodies.size(); ++i) {
         const BodySpec& spec = m_setup.bodies[i];
         BodyState& b = m_bodies[i];
@@ -101,6 +141,27 @@ void Simulation::MoveBodies(float dt) {
         b.fluidDensity = FluidDensityAround(i);
         // Archimedes (part 9): weight minus the weight of the fluid displaced.
         b.weightForce = p.gravity * (BodyMass(spec) - b.fluidDensity * volume);
+        // The skin model resolves no boundary layer, so the fluid's force on
+        // the body is closed as that on an unresolved sphere (Maxey & Riley
+        // 1983, Phys. Fluids 26, without the history and fluid-acceleration
+        // terms): added mass ½ρ_fV (Lamb, Hydrodynamics §92), the drag curve's
+        // drag on its velocity relative to the fluid's at its centre,
+        // k = 6πρ_fνR(1 + 0.15Re^0.687) (Schiller & Naumann 1933; finite at
+        // Re 0, Stokes's drag), and Stokes's torque 8πμR³(½ω_f − Ω) on its
+        // spin relative to the fluid's (Lamb §334). Both drags are implicit in
+        // the new velocity, so a body of any density is stable. The fluid's
+        // velocity is that of the vortons beyond the skin plus the stream.
+        const FluidAtCentre fluid = FluidOutsideSkin(m_vortons, b.position, spec.radius, skin);
+        const glm::dvec3 uf = fluid.velocity + glm::dvec3(p.freeStream);
+        const double rho = double(b.fluidDensity);
+        const double mu = rho * double(p.viscosity);
+        const double radius = double(spec.radius);
+        const glm::dvec3 v0(b.velocity), w0(b.angularVelocity);
+        const double re = 2.0 * radius * glm::length(v0 - uf) / double(p.viscosity);
+        const double drag = 6.0 * std::numbers::pi * mu * radius * (1.0 + 0.15 * std::pow(re, 0.687));
+        const double friction = 8.0 * std::numbers::pi * mu * radius * radius * radius;
+        const glm::dvec3 spinFluid = 0.5 * fluid.vorticity;
+        const bool free = !b.grabbed && !spec.fixed && spec.density > 0.0f;
         if (b.grabbed) {
             // Kinematic: there in one step, at the velocity that takes it there.
             glm::vec3 v = (b.grabTarget - b.position) / dt;
@@ -109,30 +170,44 @@ void Simulation::MoveBodies(float dt) {
             b.velocity = v;
         } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
             b.velocity = CarriedVelocity(spec, m_time + double(dt));
-        } else if (!spec.fixed && spec.density > 0.0f) {
-            // Semi-implicit Euler: the new velocity moves the body.
-            b.velocity += dt * b.weightForce / BodyMass(spec);
+        } else if (free) {
+            // (m + ½ρ_fV) dv/dt = W + k(u_f − v), (I dΩ/dt = 8πμR³(½ω_f − Ω)),
+            // backward Euler in the drags; the new velocity moves the body.
+            const double mass = BodyMass(spec), added = 0.5 * rho * double(volume);
+            const double inertia = BodyInertia(spec), h = double(dt);
+            const glm::dvec3 v1 =
+                ((mass + added) * v0 + h * (glm::dvec3(b.weightForce) + drag * uf)) / (mass + added + drag * h);
+            const glm::dvec3 w1 = (inertia * w0 + h * friction * spinFluid) / (inertia + friction * h);
+            b.velocity = glm::vec3(v1);
+            b.angularVelocity = glm::vec3(w1);
         }
         b.position += dt * b.velocity;
         const float spin = glm::length(b.angularVelocity);
         if (spin > 0.0f) {
             b.orientation = glm::normalize(glm::angleAxis(spin * dt, b.angularVelocity / spin) * b.orientation);
         }
-        b.fluidForce = glm::vec3(0.0f);
-        b.fluidTorque = glm::vec3(0.0f);
+        if (free) {
+            // What moved it besides its weight, from the float velocities
+            // stored, so the force reported is exactly the one the state shows.
+            const float mass = BodyMass(spec);
+            b.fluidForce = mass * (b.velocity - glm::vec3(v0)) / dt - b.weightForce;
+            b.fluidTorque = BodyInertia(spec) * (b.angularVelocity - glm::vec3(w0)) / dt;
+        } else {
+            // A held body: the force and torque the fluid exerts on it.
+            b.fluidForce = glm::vec3(drag * (uf - glm::dvec3(b.velocity)));
+            b.fluidTorque = glm::vec3(friction * (spinFluid - glm::dvec3(b.angularVelocity)));
+        }
+        // The fluid receives the opposite of the closure's force.
+        m_collisionImpulse -= glm::dvec3(b.fluidForce) * double(dt);
     }
 }
 
-void Simulation::CollideVortons(float dt) {
-    m_collisionImpulse = glm::dvec3(0.0);
+void Simulation::CollideVortons() {
     const std::size_t nv = m_vortons.Size(), nb = m_bodies.size();
     if (nb == 0 || nv == 0) return;
     const SimParams& p = m_setup.params;
     const float h = Spacing();
     const float skin = kSkinSpacings * h;
-    m_contactBody.assign(nv, -1);
-    m_contactImpulse.resize(nv);
-    m_contactAngular.resize(nv);
     // Each vorton is handled by the body whose surface is nearest, on its
     // own: a parallel loop that writes only vorton k's entries.
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nv, 512), [&](const auto& range) {
@@ -160,7 +235,6 @@ void Simulation::CollideVortons(float dt) {
             const glm::vec3 u = 0.5f * (m_velocity0[k] + m_velocity1[k]) + p.freeStream;
             const glm::vec3 slip = u - surface;
             const glm::vec3 slipT = slip - glm::dot(slip, n) * n;
-            const float volume = m_vortons.volume[k];
             // No-slip: the skin's vortons together form a vortex layer of
             // strength γ = G·u_slip × n per unit area, each carrying the share
             // V/skin of its area. A sheet γ changes the tangential velocity by
@@ -183,47 +257,18 @@ void Simulation::CollideVortons(float dt) {
             // fluid right behind it flow backwards (−0.13 m/s behind a ball at
             // 0.7 m/s), where a real wake follows the ball; the physical sign
             // (n × u_slip) would, but it is unstable here (see above).
-            const glm::vec3 omegaOld = m_vortons.vorticity[k];
-            const glm::vec3 omegaNew = kSheetGain * glm::cross(slipT, n) / skin;
-            m_vortons.vorticity[k] = omegaNew;
-            glm::vec3 dp(0.0f);
+            m_vortons.vorticity[k] = kSheetGain * glm::cross(slipT, n) / skin;
             if (dist < spec.radius) {
                 // No-through, for what the potential flow did not keep out
                 // within the step: a vorton that entered the body goes back
-                // just outside its contact point, and its parcel of fluid,
-                // mass ρ₀V, leaves with the body's surface velocity (an
-                // inelastic collision, part 4); that momentum comes from the body.
+                // just outside its contact point. Its momentum does not move
+                // the body: MoveBodies' closure is the whole fluid force (stop
+                // 84: with both, the drag was twice the curve's, and single
+                // collisions kicked a resting ball sideways at random).
                 m_vortons.position[k] = body.position + (spec.radius + 0.5f * skin) * n;
-                dp = p.ambientDensity * volume * (surface - u);
             }
-            // The parcel's spin ½Iω changes with its vorticity (I = 2/5·m·r²
-            // of a sphere of the vorton's volume): an impulsive torque on the body.
-            const float r = std::cbrt(volume * (3.0f / (4.0f * kPi)));
-            const float inertia = 0.4f * p.ambientDensity * volume * r * r;
-            m_contactBody[k] = hit;
-            m_contactImpulse[k] = dp;
-            m_contactAngular[k] = glm::cross(lever, dp) + 0.5f * inertia * (omegaNew - omegaOld);
         }
     });
-    // What the fluid gained the bodies lose; summed in vorton order, so the
-    // totals do not depend on the thread count.
-    std::vector<glm::dvec3> impulse(nb, glm::dvec3(0.0)), angular(nb, glm::dvec3(0.0));
-    for (std::size_t k = 0; k < nv; ++k) {
-        const int b = m_contactBody[k];
-        if (b < 0) continue;
-        impulse[std::size_t(b)] -= glm::dvec3(m_contactImpulse[k]);
-        angular[std::size_t(b)] -= glm::dvec3(m_contactAngular[k]);
-        m_collisionImpulse += glm::dvec3(m_contactImpulse[k]);
-    }
-    for (std::size_t b = 0; b < nb; ++b) {
-        const BodySpec& spec = m_setup.bodies[b];
-        BodyState& body = m_bodies[b];
-        body.fluidForce = glm::vec3(impulse[b] / double(dt));
-        body.fluidTorque = glm::vec3(angular[b] / double(dt));
-        if (spec.fixed || body.grabbed || !(spec.density > 0.0f)) continue;
-        body.velocity += glm::vec3(impulse[b] / double(BodyMass(spec)));
-        body.angularVelocity += glm::vec3(angular[b] / double(BodyInertia(spec)));
-    }
 }
 
 }  // namespace vorton

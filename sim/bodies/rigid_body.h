@@ -17,11 +17,13 @@ struct BodyState {
     glm::vec3 velocity{0.0f};         ///< m/s
     glm::vec3 angularVelocity{0.0f};  ///< rad/s
     glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};  ///< body → world rotation
-    /// Forces of the last step, N: from the fluid (the collision impulses / dt),
-    /// and gravity plus buoyancy g·(m − ρ_f V). Net force = fluidForce + weightForce.
+    /// Forces of the last step, N: from the fluid (with body_sheet, the sheet's
+    /// and the pushed vortons' momentum / dt; in the skin model, the closure's
+    /// added mass and drag), and gravity plus buoyancy g·(m − ρ_f V).
+    /// Net force = fluidForce + weightForce.
     glm::vec3 fluidForce{0.0f};
     glm::vec3 weightForce{0.0f};
-    glm::vec3 fluidTorque{0.0f};  ///< N·m about the centre, from the collisions
+    glm::vec3 fluidTorque{0.0f};  ///< N·m about the centre, from the fluid
     float fluidDensity = 0.0f;    ///< ρ_f, kg/m³: mean fluid density displaced, last step
     /// Held by the user (mouse): moves to grabTarget each step as if fixed,
     /// with the velocity that takes it there; released, it keeps that velocity.
