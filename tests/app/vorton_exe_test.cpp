@@ -218,8 +218,11 @@ TEST(VortonExe, BadInputsAreRefusedWithAMessageOrRunRight) {
         {"overlapping bodies", "", run + "--scene SCENE", 2, {"body 'b1' and body 'b2' overlap"}},
         {"a body swallowing the fluid", "", run + "--scene SCENE", 2, {"group 'a' lies entirely inside body 'b1'"}},
         {"vorton_count=1 seeds nothing", "", run + "--set vorton_count=1", 2, {"seeds no vorton"}},
+        // The skin model's implicit added mass and drag keep it stable: it
+        // rises at the drag curve's terminal speed (1.5 m/s) instead of
+        // blowing up (stop 84).
         {"a free ball 10^6 times lighter than water", "", "--no-render --frames 50 " + kSmall + " --scene SCENE --set ball.density=0.001",
-         3, {"body 'ball'", "exceeds max_speed"}},
+         0, {"50 steps"}},
         // Ranges: inclusive at the listed ends, counts as any whole number.
         {"viscosity at its upper end", "", run + "--set viscosity=0.01", 0, {"1 steps"}},
         {"tree_theta at its lower end", "", run + "--set tree_theta=0.05", 0, {"1 steps"}},
