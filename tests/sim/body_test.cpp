@@ -5,8 +5,8 @@
 #include <array>
 #include <cmath>
 #include <numbers>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
