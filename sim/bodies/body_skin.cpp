@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -63,7 +64,11 @@ std::vector<BodyField> BodyFields(const SceneSetup& setup, std::span<const BodyS
     std::vector<BodyField> fields;
     for (std::size_t b = 0; b < bodies.size() && b < setup.bodies.size(); ++b) {
         const float r = setup.bodies[b].radius;
-        BodyField f{bodies[b].position, bodies[b].velocity - setup.params.freeStream,
+        // Relative to the fluid around it (the stream, and the vortons' flow at its
+        // centre as MoveBodies last sampled it): the sphere's own disturbance of a
+        // locally uniform flow.
+        const glm::vec3 around = bodies[b].fluidSampleTime >= 0.0 ? bodies[b].fluidSampleVelocity : setup.params.freeStream;
+        BodyField f{bodies[b].position, bodies[b].velocity - around,
                     2.0f * bodies[b].angularVelocity * SphereVolume(r), r, r * r * std::cbrt(4.0f / 9.0f)};
         if (f.relative != glm::vec3(0.0f) || f.alpha != glm::vec3(0.0f)) fields.push_back(f);
     }
@@ -94,16 +99,19 @@ void Simulation::AddSkinBodyVelocity(std::span<const glm::vec3> points, std::spa
 
 namespace {
 
-/// The fluid's velocity u_f (m/s, without the free stream) and vorticity ω_f
-/// (1/s) at a body's centre, induced by the vortons beyond its skin (those
-/// in it carry the no-slip layer, the body's own boundary layer): the
-/// regularised Biot–Savart sum (Rosenhead–Moore kernel, as the solvers') and
-/// its curl, ω = (1/4π)Σ[α(2q^{-3/2} − 3r²q^{-5/2}) + 3r(α·r)q^{-5/2}] with
-/// q = r² + σ². Summed in double in vorton order on one thread, with no
-/// vector reduction, so the result is the same for any thread count and any
-/// optimisation level.
+/// The fluid's velocity u_f (m/s, without the free stream), vorticity ω_f
+/// (1/s) and velocity gradient ∇u_f (1/s; column j is ∂u_f/∂x_j) at a body's
+/// centre, induced by the vortons beyond its skin (those in it carry the
+/// no-slip layer, the body's own boundary layer): the regularised
+/// Biot–Savart sum u = (1/4π)Σ α×r q^{-3/2} with r = c − x_k and
+/// q = r² + σ² (Rosenhead–Moore kernel, as the solvers'), its curl
+/// ω = (1/4π)Σ[α(2q^{-3/2} − 3r²q^{-5/2}) + 3r(α·r)q^{-5/2}] and its gradient
+/// ∂u/∂x_j = (1/4π)Σ[α×e_j q^{-3/2} − 3(α×r) r_j q^{-5/2}]. Summed in double
+/// in vorton order on one thread, with no vector reduction, so the result is
+/// the same for any thread count and any optimisation level.
 struct FluidAtCentre {
     glm::dvec3 velocity{0.0}, vorticity{0.0};
+    glm::dmat3 gradient{0.0};
 };
 
 FluidAtCentre FluidOutsideSkin(const Vortons& vortons, glm::vec3 center, float radius, float skin) {
@@ -119,13 +127,37 @@ FluidAtCentre FluidOutsideSkin(const Vortons& vortons, glm::vec3 center, float r
         const double q = r2 + sigma * sigma;
         const double inv3 = 1.0 / (q * std::sqrt(q));
         const double inv5 = inv3 / q;
-        f.velocity += glm::cross(alpha, r) * inv3;
+        const glm::dvec3 induced = glm::cross(alpha, r);
+        f.velocity += induced * inv3;
         f.vorticity += alpha * (2.0 * inv3 - 3.0 * r2 * inv5) + r * (3.0 * glm::dot(alpha, r) * inv5);
+        for (int j = 0; j < 3; ++j) {
+            glm::dvec3 e(0.0);
+            e[j] = 1.0;
+            f.gradient[j] += glm::cross(alpha, e) * inv3 - induced * (3.0 * r[j] * inv5);
+        }
     }
     const double scale = 0.25 / std::numbers::pi;
     f.velocity *= scale;
     f.vorticity *= scale;
+    f.gradient *= scale;
     return f;
+}
+
+/// The fluid's acceleration Du_f/Dt at a body's centre, m/s²: the change of u_f
+/// along the body's path since its last sample, plus the convective part
+/// ((u_f − ẋ_b)·∇)u_f that turns that into the fluid parcel's
+/// Du/Dt = ∂u/∂t + (u·∇)u. Zero before the first sample, and when the body is
+/// more than half a spacing h from where its velocity took it since (a
+/// reset, or a jump the user made), where the difference would not be a
+/// derivative.
+glm::dvec3 FluidAcceleration(const BodyState& b, const FluidAtCentre& fluid, glm::dvec3 uf, double time,
+                             float spacing) {
+    const double span = time - b.fluidSampleTime;
+    if (b.fluidSampleTime < 0.0 || !(span > 0.0)) return glm::dvec3(0.0);
+    const glm::dvec3 moved = glm::dvec3(b.position) - glm::dvec3(b.fluidSamplePosition);
+    if (glm::length(moved - span * glm::dvec3(b.velocity)) > 0.5 * double(spacing)) return glm::dvec3(0.0);
+    const glm::dvec3 alongPath = (uf - glm::dvec3(b.fluidSampleVelocity)) / span;
+    return alongPath + fluid.gradient * (uf - moved / span);
 }
 
 }  // namespace
@@ -143,16 +175,29 @@ void Simulation::MoveBodies(float dt) {
         b.weightForce = p.gravity * (BodyMass(spec) - b.fluidDensity * volume);
         // The skin model resolves no boundary layer, so the fluid's force on
         // the body is closed as that on an unresolved sphere (Maxey & Riley
-        // 1983, Phys. Fluids 26, without the history and fluid-acceleration
-        // terms): added mass ½ρ_fV (Lamb, Hydrodynamics §92), the drag curve's
-        // drag on its velocity relative to the fluid's at its centre,
-        // k = 6πρ_fνR(1 + 0.15Re^0.687) (Schiller & Naumann 1933; finite at
-        // Re 0, Stokes's drag), and Stokes's torque 8πμR³(½ω_f − Ω) on its
-        // spin relative to the fluid's (Lamb §334). Both drags are implicit in
-        // the new velocity, so a body of any density is stable. The fluid's
-        // velocity is that of the vortons beyond the skin plus the stream.
+        // 1983, Phys. Fluids 26, without the history term; the added mass's
+        // form of Auton, Hunt & Prud'homme 1988, J. Fluid Mech. 197):
+        // - the fluid's acceleration, (1 + C_m)ρ_fV Du_f/Dt with C_m = ½: the
+        //   pressure gradient that accelerates the fluid there (its hydrostatic
+        //   part is the buoyancy in weightForce) and the added mass's share;
+        // - added mass ½ρ_fV (Lamb, Hydrodynamics §92) on the body's own
+        //   acceleration;
+        // - the drag curve's drag on its velocity relative to the fluid's at its
+        //   centre, k = 6πρ_fνR(1 + 0.15Re^0.687) (Schiller & Naumann 1933;
+        //   finite at Re 0, Stokes's drag);
+        // - Stokes's torque 8πμR³(½ω_f − Ω) on its spin relative to the
+        //   fluid's (Lamb §334).
+        // Both drags are implicit in the new velocity, so a body of any density
+        // is stable. The fluid's velocity is that of the vortons beyond the skin
+        // plus the stream. So a ball of the fluid's density moves with the
+        // fluid, a heavy one lags it and a light one leads it: in a uniformly
+        // accelerating fluid dv/dt = 3ρ_f/(2ρ_b + ρ_f) Du_f/Dt.
         const FluidAtCentre fluid = FluidOutsideSkin(m_vortons, b.position, spec.radius, skin);
         const glm::dvec3 uf = fluid.velocity + glm::dvec3(p.freeStream);
+        const glm::dvec3 fluidAcceleration = FluidAcceleration(b, fluid, uf, m_time, Spacing());
+        b.fluidSampleVelocity = glm::vec3(uf);
+        b.fluidSamplePosition = b.position;
+        b.fluidSampleTime = m_time;
         const double rho = double(b.fluidDensity);
         const double mu = rho * double(p.viscosity);
         const double radius = double(spec.radius);
@@ -171,12 +216,13 @@ void Simulation::MoveBodies(float dt) {
         } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
             b.velocity = CarriedVelocity(spec, m_time + double(dt));
         } else if (free) {
-            // (m + ½ρ_fV) dv/dt = W + k(u_f − v), (I dΩ/dt = 8πμR³(½ω_f − Ω)),
-            // backward Euler in the drags; the new velocity moves the body.
+            // (m + ½ρ_fV) dv/dt = W + (3/2)ρ_fV Du_f/Dt + k(u_f − v),
+            // (I dΩ/dt = 8πμR³(½ω_f − Ω)), backward Euler in the drags; the
+            // new velocity moves the body.
             const double mass = BodyMass(spec), added = 0.5 * rho * double(volume);
             const double inertia = BodyInertia(spec), h = double(dt);
-            const glm::dvec3 v1 =
-                ((mass + added) * v0 + h * (glm::dvec3(b.weightForce) + drag * uf)) / (mass + added + drag * h);
+            const glm::dvec3 pushed = glm::dvec3(b.weightForce) + 3.0 * added * fluidAcceleration + drag * uf;
+            const glm::dvec3 v1 = ((mass + added) * v0 + h * pushed) / (mass + added + drag * h);
             const glm::dvec3 w1 = (inertia * w0 + h * friction * spinFluid) / (inertia + friction * h);
             b.velocity = glm::vec3(v1);
             b.angularVelocity = glm::vec3(w1);
@@ -193,8 +239,11 @@ void Simulation::MoveBodies(float dt) {
             b.fluidForce = mass * (b.velocity - glm::vec3(v0)) / dt - b.weightForce;
             b.fluidTorque = BodyInertia(spec) * (b.angularVelocity - glm::vec3(w0)) / dt;
         } else {
-            // A held body: the force and torque the fluid exerts on it.
-            b.fluidForce = glm::vec3(drag * (uf - glm::dvec3(b.velocity)));
+            // A held body: the force and torque the fluid exerts on it (for a
+            // fixed one in an accelerating fluid, Taylor's (1 + C_m)ρ_fV Du_f/Dt
+            // and the drag).
+            const double added = 0.5 * rho * double(volume);
+            b.fluidForce = glm::vec3(3.0 * added * fluidAcceleration + drag * (uf - glm::dvec3(b.velocity)));
             b.fluidTorque = glm::vec3(friction * (spinFluid - glm::dvec3(b.angularVelocity)));
         }
         // The fluid receives the opposite of the closure's force.

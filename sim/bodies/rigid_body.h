@@ -29,6 +29,13 @@ struct BodyState {
     /// with the velocity that takes it there; released, it keeps that velocity.
     bool grabbed = false;
     glm::vec3 grabTarget{0.0f};
+    /// The skin model's last sample of the fluid around it (MoveBodies), for the fluid's
+    /// acceleration Du_f/Dt on the next step: u_f at the centre (m/s, the stream
+    /// included), where (m) and when (s) it was taken; fluidSampleTime < 0 until the
+    /// first sample (and with body_sheet, which does not use it).
+    glm::vec3 fluidSampleVelocity{0.0f};
+    glm::vec3 fluidSamplePosition{0.0f};
+    double fluidSampleTime = -1.0;
 
     glm::vec3 NetForce() const { return fluidForce + weightForce; }
 };
