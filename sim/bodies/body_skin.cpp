@@ -199,6 +199,7 @@ void Simulation::MoveBodies(float dt) {
         b.fluidSamplePosition = b.position;
         b.fluidSampleTime = m_time;
         const double rho = double(b.fluidDensity);
+        const double added = 0.5 * rho * double(volume);  // ½ρ_fV (Lamb §92)
         const double mu = rho * double(p.viscosity);
         const double radius = double(spec.radius);
         const glm::dvec3 v0(b.velocity), w0(b.angularVelocity);
@@ -219,7 +220,7 @@ void Simulation::MoveBodies(float dt) {
             // (m + ½ρ_fV) dv/dt = W + (3/2)ρ_fV Du_f/Dt + k(u_f − v),
             // (I dΩ/dt = 8πμR³(½ω_f − Ω)), backward Euler in the drags; the
             // new velocity moves the body.
-            const double mass = BodyMass(spec), added = 0.5 * rho * double(volume);
+            const double mass = BodyMass(spec);
             const double inertia = BodyInertia(spec), h = double(dt);
             const glm::dvec3 pushed = glm::dvec3(b.weightForce) + 3.0 * added * fluidAcceleration + drag * uf;
             const glm::dvec3 v1 = ((mass + added) * v0 + h * pushed) / (mass + added + drag * h);
@@ -242,7 +243,6 @@ void Simulation::MoveBodies(float dt) {
             // A held body: the force and torque the fluid exerts on it (for a
             // fixed one in an accelerating fluid, Taylor's (1 + C_m)ρ_fV Du_f/Dt
             // and the drag).
-            const double added = 0.5 * rho * double(volume);
             b.fluidForce = glm::vec3(3.0 * added * fluidAcceleration + drag * (uf - glm::dvec3(b.velocity)));
             b.fluidTorque = glm::vec3(friction * (spinFluid - glm::dvec3(b.angularVelocity)));
         }
