@@ -350,11 +350,13 @@ void Simulation::RemeshVortons() {
     // grow (spinning_ball's is 0.36–0.64 of its diagonal gradients without
     // this), and its swirl tilted off the spin axis until the run blew up.
     if (m_setup.params.solenoidalRemesh) {
+        BudgetAttribute(&ImpulseBudget::remesh);
         std::vector<ProjectionSphere> spheres;
         for (std::size_t b = 0; b < m_bodies.size(); ++b) {
             spheres.push_back({m_bodies[b].position, m_setup.bodies[b].radius, m_bodies[b].angularVelocity});
         }
         m_internals->projection.Project(m_lattice, spheres, m_vortons);
+        BudgetAttribute(&ImpulseBudget::projection);
     }
     m_cacheValid = false;
     ++m_remeshCount;

@@ -107,10 +107,12 @@ struct ImpulseBudget {
     glm::dvec3 bodies{0.0};      ///< the bodies: the push out of them (also the one after a remesh), the wall layer's normal part, the sheet
     glm::dvec3 emitters{0.0};    ///< emitters' new vortons
     glm::dvec3 remesh{0.0};      ///< remeshing: the interpolation, its culls and cap
+    glm::dvec3 projection{0.0};  ///< the remeshed field made solenoidal (solenoidal_remesh)
     glm::dvec3 farWake{0.0};     ///< the far wake let go (wake_length)
     /// Sum of the terms: I after the step less I before it.
     glm::dvec3 Total() const {
-        return advection + stretching + diffusion + baroclinic + layers + bodies + emitters + remesh + farWake;
+        return advection + stretching + diffusion + baroclinic + layers + bodies + emitters + remesh + projection +
+               farWake;
     }
 };
 

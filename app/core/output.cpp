@@ -43,7 +43,7 @@ std::string CsvField(const std::string& text) {
 
 /// impulse.csv's terms, in ImpulseBudget's order.
 constexpr const char* kImpulseTerms[] = {"advection", "stretching", "diffusion", "baroclinic", "layers",
-                                         "bodies",    "emitters",   "remesh",    "far_wake"};
+                                         "bodies",    "emitters",   "remesh",    "projection", "far_wake"};
 
 }  // namespace
 
@@ -110,7 +110,7 @@ Status StatsWriter::WriteRow(const Simulation& sim) {
     std::snprintf(line, sizeof line, "%lld,%.6f", static_cast<long long>(sim.StepCount()), sim.Time());
     m_impulse << line;
     for (const glm::dvec3& term : {budget.advection, budget.stretching, budget.diffusion, budget.baroclinic, budget.layers,
-                                   budget.bodies, budget.emitters, budget.remesh, budget.farWake}) {
+                                   budget.bodies, budget.emitters, budget.remesh, budget.projection, budget.farWake}) {
         std::snprintf(line, sizeof line, ",%.9g,%.9g,%.9g", term.x, term.y, term.z);
         m_impulse << line;
     }

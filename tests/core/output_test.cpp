@@ -183,7 +183,7 @@ TEST_F(OutputTest, ImpulseCsvHasTheStepsBudgetTermByTerm) {
     const auto lines = ReadLines(m_dir / "impulse.csv");
     ASSERT_EQ(lines.size(), 3u);
     const std::vector<std::string> terms{"advection", "stretching", "diffusion", "baroclinic", "layers",
-                                         "bodies",    "emitters",   "remesh",    "far_wake"};
+                                         "bodies",    "emitters",   "remesh",    "projection", "far_wake"};
     std::vector<std::string> header{"frame", "time"};
     for (const std::string& t : terms)
         for (const char* c : {"_x", "_y", "_z"}) header.push_back(t + c);
@@ -193,7 +193,7 @@ TEST_F(OutputTest, ImpulseCsvHasTheStepsBudgetTermByTerm) {
     EXPECT_EQ(row[0], "2");
     const ImpulseBudget& b = sim.LastImpulseBudget();
     const glm::dvec3 expected[] = {b.advection, b.stretching, b.diffusion, b.baroclinic, b.layers,
-                                   b.bodies,    b.emitters,   b.remesh,    b.farWake};
+                                   b.bodies,    b.emitters,   b.remesh,    b.projection, b.farWake};
     for (std::size_t t = 0; t < terms.size(); ++t) {
         for (int c = 0; c < 3; ++c) {
             const double value = expected[t][c];

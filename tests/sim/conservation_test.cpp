@@ -185,7 +185,8 @@ ImpulseBudget CheckedBudget(Simulation& sim, int steps) {
             EXPECT_LE(glm::length(b.Total() - change), 1.0e-6 * scale) << "step " << s;
             for (auto term : {&ImpulseBudget::advection, &ImpulseBudget::stretching, &ImpulseBudget::diffusion,
                               &ImpulseBudget::baroclinic, &ImpulseBudget::layers, &ImpulseBudget::bodies,
-                              &ImpulseBudget::emitters, &ImpulseBudget::remesh, &ImpulseBudget::farWake})
+                              &ImpulseBudget::emitters, &ImpulseBudget::remesh, &ImpulseBudget::projection,
+                              &ImpulseBudget::farWake})
                 sum.*term += b.*term;
         }
     });
@@ -193,8 +194,8 @@ ImpulseBudget CheckedBudget(Simulation& sim, int steps) {
 }
 
 TEST(ImpulseBudget, TermsAddUpToEachStepsChangeWithABallItsRemeshAndItsFarWake) {
-    // flow_past_ball with a short wake: the sheet, the remesh (every 5 steps) and the far-wake
-    // cut all change I, and each must land in its term.
+    // flow_past_ball with a short wake: the sheet, the remesh (every 5 steps), its solenoidal
+    // projection and the far-wake cut all change I, and each must land in its term.
     SceneSetup setup = test::LoadSetup("flow_past_ball");
     setup.params.tracerCount = 0;
     setup.params.remeshEvery = 5;
@@ -204,6 +205,7 @@ TEST(ImpulseBudget, TermsAddUpToEachStepsChangeWithABallItsRemeshAndItsFarWake) 
     const ImpulseBudget sum = CheckedBudget(sim, 40);
     EXPECT_NE(sum.bodies.x, 0.0);
     EXPECT_NE(sum.remesh.x, 0.0);
+    EXPECT_NE(sum.projection, glm::dvec3(0.0)) << "solenoidal_remesh is on with body_sheet";
     EXPECT_NE(sum.farWake.x, 0.0) << "the cut should have let some wake go by 0.8 s";
     EXPECT_NE(sum.diffusion.x, 0.0);
 }
