@@ -94,7 +94,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
         ->excludes(setOption);
     app.add_option("--snapshot-save", o.snapshotSave,
                    "at the end of the run, save the whole simulation state and its scene to FILE, a versioned "
-                   "binary file --snapshot-load continues from (scenes without bodies)");
+                   "binary file --snapshot-load continues from (every scene, bodies included)");
     auto* vdb = app.add_option("--dump-vdb", o.vdbDir,
                                "write DIR/density_NNNNNN.vdb, the dye's density as an OpenVDB fog volume "
                                "(1 = as seeded; Blender, Houdini), at the start and after every step");

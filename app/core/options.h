@@ -52,7 +52,7 @@ struct Options {
     std::string saveSceneState = "initial";
     /// Start from this snapshot file (scene/snapshot.h) instead of a scene; --frames N runs N more steps.
     std::string snapshotLoad;
-    /// At the end of the run, save the whole state and its scene here (scenes without bodies).
+    /// At the end of the run, save the whole state (bodies included) and its scene here.
     std::string snapshotSave;
     /// Write DIR/density_NNNNNN.vdb (the dye as an OpenVDB volume) at the start and every vdbEvery steps.
     std::string vdbDir;
