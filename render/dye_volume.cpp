@@ -276,18 +276,41 @@ void DyeVolume::SpreadSparseDye() {
         m_coarsePeak.swap(m_peakScratch);
     }
     // Dye away from every body moves to the coarse grid (2x2x2 averages: the same amount of dye),
-    // which is blurred [1 2 1] twice per axis, about 2 fine voxels more, then added back.
+    // which is blurred [1 2 1] twice per axis, about 2 fine voxels more, then added back. The
+    // share that moves is 1 where a block's peak is under `body` and 0 from twice that, linear
+    // between. Each fine voxel moves the share interpolated to it (trilinear from the blocks'
+    // centres) or its block's, whichever is less, so the haze and the bodies meet without the
+    // blocks' square edges (two_drops' column showed them), and a body's blocks keep their dye.
+    std::vector<float>& share = m_peakScratch;
+    for (std::size_t c = 0; c < m_coarsePeak.size(); ++c) {
+        share[c] = std::clamp((2.0f * body - m_coarsePeak[c]) / body, 0.0f, 1.0f);
+    }
     m_coarse.resize(m_coarsePeak.size());
     tbb::parallel_for(0, nc.z, [&](int k) {
         for (int j = 0; j < nc.y; ++j) {
             for (int i = 0; i < nc.x; ++i) {
                 glm::vec4 sum(0.0f);
-                if (m_coarsePeak[coarseAt(i, j, k)] < body) {
-                    for (int d = 0; d < 8; ++d) {
-                        glm::vec4& v = m_voxels[fineAt(2 * i + (d & 1), 2 * j + ((d >> 1) & 1), 2 * k + (d >> 2))];
-                        sum += v;
-                        v = glm::vec4(0.0f);
+                m_coarse[coarseAt(i, j, k)] = sum;
+                const float own = share[coarseAt(i, j, k)];
+                if (own <= 0.0f) continue;  // a body's block keeps all its dye
+                for (int d = 0; d < 8; ++d) {
+                    glm::vec4& v = m_voxels[fineAt(2 * i + (d & 1), 2 * j + ((d >> 1) & 1), 2 * k + (d >> 2))];
+                    if (v.a == 0.0f) continue;  // no dye (the colours are 0 too)
+                    // Fine voxel (2i + dx, ...) sits a quarter block from this block's centre
+                    // towards the neighbour on side dx: weights 3/4 and 1/4 per axis.
+                    const glm::ivec3 o(d & 1, (d >> 1) & 1, d >> 2);
+                    const glm::ivec3 here(i, j, k);
+                    const glm::ivec3 side = glm::clamp(here + 2 * o - 1, glm::ivec3(0), nc - 1);
+                    float f = 0.0f;
+                    for (int e = 0; e < 8; ++e) {
+                        const glm::ivec3 pick(e & 1, (e >> 1) & 1, e >> 2);
+                        const glm::ivec3 q = glm::mix(here, side, glm::bvec3(pick));
+                        const float w = (pick.x ? 0.25f : 0.75f) * (pick.y ? 0.25f : 0.75f) * (pick.z ? 0.25f : 0.75f);
+                        f += w * share[coarseAt(q.x, q.y, q.z)];
                     }
+                    const glm::vec4 moved = std::min(f, own) * v;
+                    sum += moved;
+                    v -= moved;
                 }
                 m_coarse[coarseAt(i, j, k)] = 0.125f * sum;
             }
@@ -312,10 +335,24 @@ void DyeVolume::SpreadSparseDye() {
             }
         });
     }
+    // The haze fades to nothing across the padding towards each face (smoothstep over the
+    // voxel centre's distance to the face, in voxels), so the grid's box does not cut it with a
+    // flat face where scattered tracers reach it (the box holds the 0.1st-99.9th percentile of
+    // the tracers; more lie beyond). The bodies of dye lie inside the percentile box and keep
+    // every tracer's dye.
+    std::vector<float> fade[3];
+    for (int a = 0; a < 3; ++a) {
+        fade[a].resize(std::size_t(n[a]));
+        for (int i = 0; i < n[a]; ++i) {
+            const float t = std::min(1.0f, std::min(float(i) + 0.5f, float(n[a] - i) - 0.5f) / float(kPadding));
+            fade[a][std::size_t(i)] = t * t * (3.0f - 2.0f * t);
+        }
+    }
     // Six passes end in m_coarse; add it back, trilinear (fine centre i + 0.5 is coarse
     // (i + 0.5) / 2 - 0.5).
     tbb::parallel_for(0, n.z, [&](int k) {
         for (int j = 0; j < n.y; ++j) {
+            const float faceWeight = fade[2][std::size_t(k)] * fade[1][std::size_t(j)];
             for (int i = 0; i < n.x; ++i) {
                 const glm::vec3 g = (glm::vec3(i, j, k) + 0.5f) * 0.5f - 0.5f;
                 const glm::vec3 lo = glm::floor(g), f = g - lo;
@@ -327,7 +364,7 @@ void DyeVolume::SpreadSparseDye() {
                     const float w = (o.x ? f.x : 1.0f - f.x) * (o.y ? f.y : 1.0f - f.y) * (o.z ? f.z : 1.0f - f.z);
                     wide += w * m_coarse[coarseAt(q.x, q.y, q.z)];
                 }
-                m_voxels[fineAt(i, j, k)] += wide;
+                m_voxels[fineAt(i, j, k)] += (faceWeight * fade[0][std::size_t(i)]) * wide;
             }
         }
     });

@@ -64,8 +64,11 @@ public:
     /// Smallest voxel edge in units of the tracers' mean spacing (tracerVolume^(1/3)).
     static constexpr float kSpacingPerTracer = 1.1f;
     /// Dye with no body of dye near (no voxel within about 3 holding this many tracers) is
-    /// spread over about four voxels more: scattered tracers show as a faint haze rather than
-    /// as separate dots, and bodies keep their edges. The amount of dye is unchanged.
+    /// spread over about four voxels more (up to twice this many, a share of it, falling
+    /// linearly to none and blended between blocks): scattered tracers show as a faint haze rather than
+    /// as separate dots, and bodies keep their edges. The amount of dye is unchanged, except
+    /// that the haze fades to nothing across the padding towards the grid's faces (a smoothstep
+    /// over kPadding voxels), so the box does not cut it off with a flat face.
     static constexpr float kBodyTracers = 0.4f;
 
 private:
