@@ -111,7 +111,7 @@ Result<std::unique_ptr<DemoApp>> DemoApp::Create(const Options& options, Scene s
         // A window remembers its panels' places (headless frames do not depend on a file).
         const std::filesystem::path config = ConfigDirectory();
         const std::string ini = options.headless || config.empty() ? std::string() : (config / "imgui.ini").string();
-        auto imgui = platform::ImGuiLayer::Create(*app->m_context, ini);
+        auto imgui = platform::ImGuiLayer::Create(*app->m_context, ini, options.uiScale);
         if (!imgui) return Error{imgui.error()};
         app->m_imgui = std::move(imgui.value());
     }

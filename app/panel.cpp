@@ -209,16 +209,17 @@ void InternalsSection(DemoApp& app) {
 
 void DrawPanel(DemoApp& app) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float top = kToolbarHeight + 10.0f;
-    const float height = std::max(200.0f, display.y - top - 10.0f);
+    const float top = Px(kToolbarHeight + 10.0f);
+    const float width = Px(kPanelWidth);
+    const float height = std::max(Px(200.0f), display.y - top - Px(10.0f));
     // Fixed width (sections opening do not move it), as tall as the window; it scrolls.
-    ImGui::SetNextWindowPos(ImVec2(10.0f, top), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(kPanelWidth, height), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(kPanelWidth, 200.0f), ImVec2(kPanelWidth, height));
+    ImGui::SetNextWindowPos(ImVec2(Px(10.0f), top), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, Px(200.0f)), ImVec2(width, height));
     ImGui::Begin("Vorton fluid", &app.View().showPanel, ImGuiWindowFlags_NoCollapse);
     // Where the panel ends, for the camera to centre the view in the rest of the window.
     if (display.x > 0.0f) app.SetPanelShare((ImGui::GetWindowPos().x + ImGui::GetWindowWidth()) / display.x);
-    ImGui::PushItemWidth(-215.0f);  // room for the labels
+    ImGui::PushItemWidth(-Px(215.0f));  // room for the labels
     if (!app.BlowUp().empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", app.BlowUp().c_str());
@@ -245,7 +246,7 @@ void DrawTimings(DemoApp& app) {
     const SimSnapshot& sim = app.Snapshot();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     // Top right, below the REC indicator.
-    ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, 44.0f), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowPos(ImVec2(display.x - Px(10.0f), Px(44.0f)), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.7f);
     const ImGuiWindowFlags flags =
         ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
@@ -268,7 +269,7 @@ void DrawTimings(DemoApp& app) {
             ImGui::Text("%8.2f ms", ms);
             ImGui::TableNextColumn();
             const float share = stageSum > 0.0 ? float(ms / stageSum) : 0.0f;
-            ImGui::ProgressBar(share, ImVec2(90.0f, ImGui::GetTextLineHeight()), "");
+            ImGui::ProgressBar(share, ImVec2(Px(90.0f), ImGui::GetTextLineHeight()), "");
         }
         ImGui::EndTable();
     }
@@ -295,7 +296,7 @@ void DrawTimings(DemoApp& app) {
         char overlay[48];
         std::snprintf(overlay, sizeof overlay, "ms per step, max %.1f", highest);
         ImGui::PlotLines("##step_ms", history.Values().data(), int(history.Values().size()), history.Offset(),
-                         overlay, 0.0f, highest * 1.2f, ImVec2(260.0f, 60.0f));
+                         overlay, 0.0f, highest * 1.2f, ImVec2(Px(260.0f), Px(60.0f)));
     }
     ImGui::End();
 }
@@ -304,11 +305,11 @@ void DrawRecordingIndicator(DemoApp& app) {
     if (!app.IsRecording()) return;
     ImDrawList* draw = ImGui::GetForegroundDrawList();
     const ImVec2 size = ImGui::GetIO().DisplaySize;
-    const ImVec2 center(size.x - 110.0f, 24.0f);
-    draw->AddCircleFilled(center, 8.0f, IM_COL32(230, 40, 40, 255));
+    const ImVec2 center(size.x - Px(110.0f), Px(24.0f));
+    draw->AddCircleFilled(center, Px(8.0f), IM_COL32(230, 40, 40, 255));
     char text[32];
     std::snprintf(text, sizeof text, "REC %d", app.RecordedFrames());
-    draw->AddText(ImVec2(center.x + 14.0f, center.y - 8.0f), IM_COL32(255, 255, 255, 255), text);
+    draw->AddText(ImVec2(center.x + Px(14.0f), center.y - 0.5f * ImGui::GetFontSize()), IM_COL32(255, 255, 255, 255), text);
 }
 
 }  // namespace vorton

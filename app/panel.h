@@ -5,13 +5,19 @@
 /// Parameter widgets are generated from SimParamInfos() / GroupParamInfos() / BodyParamInfos()
 /// and the display table, the same tables the scene files and --set use.
 
+#include "app/platform/imgui_layer.h"
+
 namespace vorton {
 
 class DemoApp;
 
-/// Height of the toolbar's window, px: the panel opens below it.
+/// Pixels on screen for a size of `pixels` at UI scale 1 (platform::UiScale: the desktop's
+/// DPI setting or --ui-scale), so the panels keep their proportions on a 4K screen.
+inline float Px(float pixels) { return pixels * platform::UiScale(); }
+
+/// Height of the toolbar's window at UI scale 1, px (Px): the panel opens below it.
 inline constexpr float kToolbarHeight = 46.0f;
-/// The panel's fixed width, px.
+/// The panel's fixed width at UI scale 1, px (Px).
 inline constexpr float kPanelWidth = 440.0f;
 
 /// The toolbar along the top (app/toolbar.cpp): the scene picker with each scene's description,

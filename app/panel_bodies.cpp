@@ -30,7 +30,7 @@ void HistoryPlot(const char* id, const char* name, const char* unit, const StepH
     std::snprintf(label, sizeof label, "max %.3g\nmin %.3g##%s", high, low, id);
     // Width 0: the item width (ImGui 1.86 takes -1 literally).
     ImGui::PlotLines(label, values.data(), int(values.size()), history.Offset(), overlay, low - pad, high + pad,
-                     ImVec2(0.0f, 56.0f));
+                     ImVec2(0.0f, Px(56.0f)));
 }
 
 void Plots(DemoApp& app) {

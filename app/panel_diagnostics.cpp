@@ -48,7 +48,7 @@ void Plot(const char* id, const char* name, const char* unit, const std::vector<
     std::snprintf(overlay, sizeof overlay, "%s %.*g %s", name, values.back() >= 1000.0f ? 7 : 4, double(values.back()),
                   unit);
     std::snprintf(label, sizeof label, "max %.2g\nmin %.2g##%s", double(high), double(low), id);
-    ImGui::PlotLines(label, values.data(), int(values.size()), 0, overlay, low - pad, high + pad, ImVec2(0.0f, 48.0f));
+    ImGui::PlotLines(label, values.data(), int(values.size()), 0, overlay, low - pad, high + pad, ImVec2(0.0f, Px(48.0f)));
     HelpMarker(help);
 }
 
@@ -74,7 +74,7 @@ void ClosedFormRows(const char* id, const char* law, const std::string& help, co
     HelpMarker("tolerance: " + tolerance);
     std::vector<float> errors;
     for (const double e : errorSeries) errors.push_back(float(100.0 * e));
-    ImGui::PushItemWidth(-90.0f);
+    ImGui::PushItemWidth(-Px(110.0f));
     Plot(id, "error", "%", errors, "the error over the windows of the log");
     ImGui::PopItemWidth();
 }
@@ -119,9 +119,10 @@ void DrawDiagnostics(DemoApp& app) {
     const SimSnapshot& sim = app.Snapshot();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     // Right side, below the toolbar's row; a user can move it (kept in imgui.ini).
-    ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, kToolbarHeight + 14.0f), ImGuiCond_FirstUseEver,
+    ImGui::SetNextWindowPos(ImVec2(display.x - Px(10.0f), Px(kToolbarHeight + 14.0f)), ImGuiCond_FirstUseEver,
                             ImVec2(1.0f, 0.0f));
-    ImGui::SetNextWindowSize(ImVec2(430.0f, std::min(640.0f, display.y - kToolbarHeight - 60.0f)), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(Px(430.0f), std::min(Px(640.0f), display.y - Px(kToolbarHeight + 60.0f))),
+                             ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.75f);
     if (!ImGui::Begin("Diagnostics (D)", &app.View().showDiagnostics, ImGuiWindowFlags_NoFocusOnAppearing)) {
         ImGui::End();
@@ -140,7 +141,7 @@ void DrawDiagnostics(DemoApp& app) {
     ImGui::Separator();
     const double seconds = log.Empty() ? 0.0 : log.Latest().time - log.Samples().front().time;
     ImGui::Text("over the last %.1f s (%zu steps)", seconds, log.Samples().size());
-    ImGui::PushItemWidth(-90.0f);
+    ImGui::PushItemWidth(-Px(110.0f));
     SeriesPlot("circ", "|sum alpha|", "m^3/s", log, [](const FlowSample& s) { return glm::length(s.circulation); },
                "total circulation sum alpha_k = sum omega_k V_k: zero for a closed vortex system, small against "
                "the total strength sum |alpha_k|");

@@ -62,7 +62,7 @@ void DisplaySection(DemoApp& app) {
 void DrawLegend(DemoApp& app) {
     const FieldColours::Legend& legend = app.Colours().CurrentLegend();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, display.y - 10.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowPos(ImVec2(display.x - Px(10.0f), display.y - Px(10.0f)), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.6f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
@@ -74,7 +74,7 @@ void DrawLegend(DemoApp& app) {
     ImGui::TextUnformatted(legend.name.c_str());
     // The colour map in 32 slices, low on the left.
     constexpr int kSlices = 32;
-    const ImVec2 size(240.0f, 14.0f);
+    const ImVec2 size(Px(240.0f), Px(14.0f));
     const ImVec2 at = ImGui::GetCursorScreenPos();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (int i = 0; i < kSlices; ++i) {

@@ -27,9 +27,9 @@ std::string PrettyName(const std::string& name) {
 /// The scene picker: each scene's name and, under it, its description.
 void ScenePicker(DemoApp& app) {
     const std::string& current = app.CurrentScene().name;
-    ImGui::SetNextItemWidth(190.0f);
+    ImGui::SetNextItemWidth(Px(190.0f));
     // The list is wider than the combo, so descriptions wrap less.
-    ImGui::SetNextWindowSizeConstraints(ImVec2(460.0f, 0.0f), ImVec2(460.0f, 560.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(Px(460.0f), 0.0f), ImVec2(Px(460.0f), Px(560.0f)));
     if (ImGui::BeginCombo("##scene", PrettyName(current).c_str())) {
         const auto& names = app.SceneNames();
         const auto& descriptions = app.SceneDescriptions();
@@ -53,7 +53,7 @@ void ScenePicker(DemoApp& app) {
 }  // namespace
 
 void DrawToolbar(DemoApp& app) {
-    ImGui::SetNextWindowPos(ImVec2(10.0f, 6.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowPos(ImVec2(Px(10.0f), Px(6.0f)), ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.8f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -115,10 +115,10 @@ void DrawMouseHint(DemoApp& app) {
                            ? paintHint
                            : "Left drag: orbit, or grab and throw a sphere   Right drag: pan   Wheel: zoom   F1: help";
     const ImVec2 size = ImGui::CalcTextSize(hint);
-    const ImVec2 at((display.x - size.x) * 0.5f, display.y - size.y - 10.0f);
+    const ImVec2 at((display.x - size.x) * 0.5f, display.y - size.y - Px(10.0f));
     ImDrawList* draw = ImGui::GetForegroundDrawList();
-    draw->AddRectFilled(ImVec2(at.x - 8.0f, at.y - 4.0f), ImVec2(at.x + size.x + 8.0f, at.y + size.y + 4.0f),
-                        IM_COL32(0, 0, 0, 110), 4.0f);
+    draw->AddRectFilled(ImVec2(at.x - Px(8.0f), at.y - Px(4.0f)), ImVec2(at.x + size.x + Px(8.0f), at.y + size.y + Px(4.0f)),
+                        IM_COL32(0, 0, 0, 110), Px(4.0f));
     draw->AddText(at, IM_COL32(230, 230, 230, 220), hint);
 }
 
@@ -173,9 +173,9 @@ void DrawGrabFeedback(DemoApp& app) {
     const char* text = "paused: the sphere goes here when you run (Space)";
     ImDrawList* draw = ImGui::GetForegroundDrawList();
     const ImVec2 size = ImGui::CalcTextSize(text);
-    const ImVec2 at(mouse.x + 18.0f, mouse.y + 10.0f);
-    draw->AddRectFilled(ImVec2(at.x - 6.0f, at.y - 3.0f), ImVec2(at.x + size.x + 6.0f, at.y + size.y + 3.0f),
-                        IM_COL32(20, 20, 20, 200), 4.0f);
+    const ImVec2 at(mouse.x + Px(18.0f), mouse.y + Px(10.0f));
+    draw->AddRectFilled(ImVec2(at.x - Px(6.0f), at.y - Px(3.0f)), ImVec2(at.x + size.x + Px(6.0f), at.y + size.y + Px(3.0f)),
+                        IM_COL32(20, 20, 20, 200), Px(4.0f));
     draw->AddText(at, IM_COL32(255, 210, 120, 255), text);
 }
 

@@ -69,6 +69,10 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
     app.add_flag("--record-panel", o.recordPanel,
                  "include the toolbar and the panel (when open) in recorded frames and screenshots");
     app.add_flag("--open-panel", o.openPanel, "start with the full control panel open (else the toolbar only)");
+    app.add_option("--ui-scale", o.uiScale,
+                   "size of the panel, toolbar and their text (e.g. 2 on a 4K screen); default: the monitor's "
+                   "content scale (the desktop's DPI setting), 1 headless")
+        ->check(CLI::Range(0.5f, 4.0f));
     app.add_flag("--open-diagnostics", o.openDiagnostics,
                  "start with the diagnostics dock open (circulation, impulse, energy, enstrophy, counts, "
                  "the impulse law, ring speed and terminal velocity checks; D toggles it)");

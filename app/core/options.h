@@ -45,6 +45,9 @@ struct Options {
     bool listParams = false;
     bool paused = false;       ///< start paused (window only)
     bool openPanel = false;    ///< start with the full panel open (else the toolbar only)
+    /// Size of the panel, toolbar and their text relative to 16-px DejaVu Sans; 0: the
+    /// monitor's content scale (the desktop's DPI setting over 96), 1 headless.
+    float uiScale = 0.0f;
     bool openDiagnostics = false;  ///< start with the diagnostics dock open
     /// Write the scene as a scene file here (SaveSceneFile): with saveSceneState "initial" before
     /// the run (the scene and --set as loaded), with "current" at its end (the bodies' state then).

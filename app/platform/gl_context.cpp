@@ -5,6 +5,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -87,6 +88,17 @@ glm::ivec2 GlContext::FramebufferSize() const {
     glm::ivec2 size{0, 0};
     glfwGetFramebufferSize(m_window, &size.x, &size.y);
     return size;
+}
+
+float GlContext::ContentScale() const {
+    if (m_window == nullptr) return 1.0f;
+    float scale = 1.0f, unused = 1.0f;
+    glfwGetWindowContentScale(m_window, &scale, &unused);
+    int windowWidth = 0, windowHeight = 0;
+    glfwGetWindowSize(m_window, &windowWidth, &windowHeight);
+    const glm::ivec2 pixels = FramebufferSize();
+    if (windowWidth > 0 && pixels.x > 0) scale *= float(windowWidth) / float(pixels.x);
+    return std::isfinite(scale) && scale > 0.0f ? scale : 1.0f;
 }
 
 void GlContext::BeginFrame() {

@@ -48,6 +48,11 @@ public:
     void PollEvents();
     /// Size of the drawable area in pixels (differs from window size on HiDPI screens).
     glm::ivec2 FramebufferSize() const;
+    /// How much larger than at 96 DPI the desktop asks text and controls to be drawn, in this
+    /// context's own coordinates: GLFW's window content scale over the framebuffer's pixels per
+    /// window unit (X11: the DPI setting / 96; where the window system already scales the
+    /// window, as Wayland and macOS do, 1). 1 headless.
+    float ContentScale() const;
     /// Samples per pixel of the headless framebuffer (1: none); the window's are GLFW's.
     int HeadlessSamples() const { return m_samples; }
     /// Binds the FBO (headless) or the default framebuffer and sets glViewport to the full size.

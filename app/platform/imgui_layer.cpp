@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <cmath>
 #include <filesystem>
 
 namespace vorton::platform {
@@ -13,8 +14,9 @@ constexpr float kFontPixels = 16.0f;
 constexpr const char* kSystemFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 void ApplyStyle() {
-    ImGui::StyleColorsDark();
     ImGuiStyle& style = ImGui::GetStyle();
+    style = ImGuiStyle();  // the sizes at scale 1, whatever scale was applied before
+    ImGui::StyleColorsDark();
     style.WindowRounding = 6.0f;
     style.FrameRounding = 4.0f;
     style.GrabRounding = 4.0f;
@@ -25,21 +27,41 @@ void ApplyStyle() {
     style.Colors[ImGuiCol_WindowBg].w = 0.88f;
 }
 
-void LoadFont() {
+void LoadFont(float scale) {
     ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    io.FontGlobalScale = 1.0f;
     std::error_code error;
     // ProggyClean (the built-in font) only looks sharp at 13 px; scale it up only as a fallback.
     if (std::filesystem::exists(kSystemFont, error) &&
-        io.Fonts->AddFontFromFileTTF(kSystemFont, kFontPixels) != nullptr) {
+        io.Fonts->AddFontFromFileTTF(kSystemFont, std::round(kFontPixels * scale)) != nullptr) {
         return;
     }
     io.Fonts->AddFontDefault();
-    io.FontGlobalScale = 1.15f;
+    io.FontGlobalScale = 1.15f * scale;
 }
 
 }  // namespace
 
-Result<std::unique_ptr<ImGuiLayer>> ImGuiLayer::Create(GlContext& context, std::string iniFile) {
+float UiScale() {
+    if (ImGui::GetCurrentContext() == nullptr) return 1.0f;
+    const auto* scale = static_cast<const float*>(ImGui::GetIO().UserData);
+    return scale != nullptr ? *scale : 1.0f;
+}
+
+void ImGuiLayer::ApplyScale(float scale) {
+    m_scale = scale;
+    ImGui::GetIO().UserData = &m_scale;
+    ApplyStyle();
+    ImGui::GetStyle().ScaleAllSizes(scale);
+    LoadFont(scale);
+    if (m_openGlBackend) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+}
+
+Result<std::unique_ptr<ImGuiLayer>> ImGuiLayer::Create(GlContext& context, std::string iniFile, float uiScale) {
     IMGUI_CHECKVERSION();
     std::unique_ptr<ImGuiLayer> layer(new ImGuiLayer(context));
     layer->m_imgui = ImGui::CreateContext();
@@ -55,8 +77,8 @@ Result<std::unique_ptr<ImGuiLayer>> ImGuiLayer::Create(GlContext& context, std::
         }
     }
     io.LogFilename = nullptr;
-    ApplyStyle();
-    LoadFont();
+    layer->m_fixedScale = uiScale;
+    layer->ApplyScale(uiScale > 0.0f ? uiScale : context.ContentScale());
 
     if (!context.IsHeadless()) {
         if (!ImGui_ImplGlfw_InitForOpenGL(context.Window(), true)) {
@@ -84,6 +106,11 @@ ImGuiLayer::~ImGuiLayer() {
 
 void ImGuiLayer::NewFrame() {
     ImGui::SetCurrentContext(m_imgui);
+    if (m_fixedScale <= 0.0f) {
+        // The window moved to a monitor of another DPI, or the desktop's setting changed.
+        const float scale = m_context.ContentScale();
+        if (std::abs(scale - m_scale) > 0.01f) ApplyScale(scale);
+    }
     ImGui_ImplOpenGL3_NewFrame();
     if (m_glfwBackend) {
         ImGui_ImplGlfw_NewFrame();

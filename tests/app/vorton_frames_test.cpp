@@ -329,6 +329,39 @@ TEST(VortonExe, BallThroughSmokeKeepsItsBallInView) {
     EXPECT_LT(bottom, h - 1);
 }
 
+/// Height in pixels of the toolbar's Rec button (its idle dark red, (0.45, 0.12, 0.12)) in a
+/// headless frame of vortex_ring with the toolbar drawn at `scale`; -1 if it is not found.
+int RecButtonHeight(const std::string& scale) {
+    const fs::path dir = TempDir("ui_scale_" + scale);
+    const RunResult r = RunVorton("--headless --scene vortex_ring --size 960x540 " + kSmall +
+                                  " --record-panel --ui-scale " + scale + " --shots 0 --screenshot-dir " +
+                                  dir.string());
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load((dir / "vorton_vortex_ring_000000.png").c_str(), &w, &h, &n, 3);
+    if (!data) return -1;
+    int top = h, bottom = -1;
+    for (int y = 0; y < h / 3; ++y) {
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = data + 3 * (y * w + x);
+            if (p[0] > 95 && p[0] < 135 && p[1] < 50 && p[2] < 50) top = std::min(top, y), bottom = std::max(bottom, y);
+        }
+    }
+    stbi_image_free(data);
+    return bottom >= top ? bottom - top + 1 : -1;
+}
+
+TEST(VortonExe, UiScaleEnlargesTheToolbarForBigScreens) {
+    // --ui-scale 2 (what a 4K screen's desktop asks for) draws the toolbar twice as large: the
+    // font at 32 px and the style's paddings doubled. Measured: the Rec button 24 and 48 px tall
+    // at scales 1 and 2; 1.8-2.2 allows for the font's rounding to whole pixels.
+    const int one = RecButtonHeight("1"), two = RecButtonHeight("2");
+    std::printf("the Rec button: %d px tall at --ui-scale 1, %d px at 2\n", one, two);
+    ASSERT_GT(one, 10) << "the Rec button should show at scale 1";
+    EXPECT_GT(double(two) / one, 1.8) << one << " px, then " << two << " px";
+    EXPECT_LT(double(two) / one, 2.2) << one << " px, then " << two << " px";
+}
+
 /// Frames in a video as ffprobe decodes them (0 if it cannot).
 int DecodedFrames(const fs::path& video) {
     FILE* pipe = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
