@@ -253,6 +253,8 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     if (m_floorPending && m_front.sceneId == m_sceneId && m_front.stepCount == 0) {
         PlaceFloor();
         m_floorPending = false;
+    } else if (!m_floorPending) {
+        LowerFloor();
     }
     if (m_front.blowUp.empty()) {
         m_blowUp.clear();

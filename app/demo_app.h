@@ -210,6 +210,9 @@ private:
     void FitCamera();
     /// Puts the floor display.floorDepth below FramedBox() (on load and reset).
     void PlaceFloor();
+    /// With display.floorRecedes: lowers the floor to stay min(0.25 m, floorDepth / 4) below
+    /// FramedBox() (each new step); it never rises but on reset.
+    void LowerFloor();
     /// With followDye: eases the target to FramedBox()'s centre and the distance to its fit.
     /// With camera.frame_bodies > 0 the target first moves as far as the bodies' mean position
     /// moved since the previous step, so a ball falling steadily stays centred, not a radius

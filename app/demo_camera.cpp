@@ -34,6 +34,14 @@ void DemoApp::PlaceFloor() {
     if (!box.Empty()) m_floorHeight = box.min.z - m_view.display.floorDepth;
 }
 
+void DemoApp::LowerFloor() {
+    if (!m_view.display.floor || !m_view.display.floorRecedes) return;
+    const Aabb box = FramedBox();
+    if (box.Empty()) return;
+    const float clearance = std::min(0.25f, 0.25f * m_view.display.floorDepth);
+    m_floorHeight = std::min(m_floorHeight, box.min.z - clearance);
+}
+
 Aabb DemoApp::FramedBox() const {
     const SceneSetup& setup = DrawnSetup();
     const std::size_t bodies = std::min(m_front.bodies.size(), setup.bodies.size());

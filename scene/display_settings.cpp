@@ -49,7 +49,7 @@ std::span<const DisplayChoice> DisplayChoices() {
 
 std::span<const ParamInfo<DisplaySettings>> DisplayParamInfos() {
     using D = DisplaySettings;
-    static const std::array<ParamInfo<D>, 16> infos{{
+    static const std::array<ParamInfo<D>, 17> infos{{
         {"half_resolution", "Half-resolution march", "", &D::halfResolution, 0.0f, 1.0f, true, false,
          "march the volume at half the width and height (about 4x faster; edges upsampled with depth)"},
         {"exposure", "Exposure", "", &D::exposure, 0.05f, 20.0f, true, true, "multiplies the light before tone mapping"},
@@ -68,6 +68,9 @@ std::span<const ParamInfo<DisplaySettings>> DisplayParamInfos() {
         {"floor", "Floor", "", &D::floor, 0.0f, 1.0f, true, false, "a ground plane with a 0.25 m grid, fixed in the world"},
         {"floor_depth", "Floor depth", "m", &D::floorDepth, 0.0f, 1.0e4f, true, false,
          "how far below the lowest dye or body the floor lies (placed at load and reset)", {}, 0.0f, 20.0f},
+        {"floor_recedes", "Floor recedes", "", &D::floorRecedes, 0.0f, 1.0f, true, false,
+         "the fluid has no bottom: dye or a body that sinks to the floor pushes it down rather than "
+         "passing through it"},
         {"fog", "Fog", "1/m", &D::fog, 0.0f, 10.0f, true, false, "depth fog towards the backdrop, beyond the dye",
          {}, 0.0f, 2.0f},
         {"tracer_size", "Tracer size", "m", &D::tracerSize, 1.0e-4f, 1.0f, true, true,

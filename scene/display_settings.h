@@ -39,6 +39,9 @@ struct DisplaySettings {
     bool floor = true;            ///< a ground plane with a grid, fixed in the world
     /// m: how far below the lowest dye or body (at load and reset) the floor lies.
     float floorDepth = 0.6f;
+    /// The fluid has no bottom: dye or a body that sinks to the floor pushes it down, so it
+    /// stays min(0.25 m, floorDepth / 4) below them instead of cutting through them.
+    bool floorRecedes = true;
     float fog = 0.0f;             ///< 1/m of depth fog beyond the dye (0: none)
     float tracerSize = 0.006f;    ///< m, sprite diameter in particle mode
     float tracerOpacity = 0.35f;  ///< 0..1, one sprite's opacity in particle mode

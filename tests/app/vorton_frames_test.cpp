@@ -362,6 +362,32 @@ TEST(VortonExe, UiScaleEnlargesTheToolbarForBigScreens) {
     EXPECT_LT(double(two) / one, 2.2) << one << " px, then " << two << " px";
 }
 
+TEST(VortonExe, FloorRecedesUnderDyeThatSinksToIt) {
+    // The fluid has no bottom, so dye_drop's drop sank through its floor at about 35 s and the
+    // camera, following it, looked at dye in a void from then on (two_drops' heavy drop, with the
+    // camera framing both drops, vanished under it). With the floor 0.3 m below the drop, at step
+    // 400 (8 s) the drop has sunk past where the floor was placed: the floor must still be under
+    // it. Measured: grey floor pixels fill 23,338 of the lower half's 28,800 (81 %); with
+    // display.floor_recedes=false, none.
+    const fs::path dir = TempDir("floor_recedes");
+    const RunResult r = RunVorton("--headless --scene dye_drop --size 320x180 " + kSmall +
+                                  " --set display.floor_depth=0.3 --shots 400 --screenshot-dir " + dir.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load((dir / "vorton_dye_drop_000400.png").c_str(), &w, &h, &n, 3);
+    ASSERT_NE(data, nullptr);
+    int floor = 0;
+    for (int y = h / 2; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            const unsigned char* p = data + 3 * (y * w + x);
+            if (p[0] > 70 && std::abs(p[0] - p[1]) < 14 && std::abs(p[1] - p[2]) < 14) ++floor;  // lit grey
+        }
+    }
+    stbi_image_free(data);
+    EXPECT_GT(floor, w * (h - h / 2) / 2) << "the floor should be drawn under the sunk drop";
+    EXPECT_GT(FindBlue(dir / "vorton_dye_drop_000400.png").count, 1000) << "the drop should be in view";
+}
+
 /// Frames in a video as ffprobe decodes them (0 if it cannot).
 int DecodedFrames(const fs::path& video) {
     FILE* pipe = popen(("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
