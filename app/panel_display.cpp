@@ -54,7 +54,7 @@ void DisplaySection(DemoApp& app) {
         if ((particles && volumeKey) || (!particles && particleKey)) continue;
         if (info.key == "speed_max" && colour != ColourField::Speed) continue;
         if (info.key == "density_max" && colour != ColourField::Density) continue;
-        if (info.key == "floor_depth" && !d.floor) continue;
+        if ((info.key == "floor_depth" || info.key == "floor_recedes") && !d.floor) continue;
         ParamWidget(d, info, TableSlider(info), &scene);
     }
 }
