@@ -293,13 +293,13 @@ void DyeVolume::SpreadSparseDye() {
                 m_coarse[coarseAt(i, j, k)] = sum;
                 const float own = share[coarseAt(i, j, k)];
                 if (own <= 0.0f) continue;  // a body's block keeps all its dye
+                const glm::ivec3 here(i, j, k);
                 for (int d = 0; d < 8; ++d) {
                     glm::vec4& v = m_voxels[fineAt(2 * i + (d & 1), 2 * j + ((d >> 1) & 1), 2 * k + (d >> 2))];
                     if (v.a == 0.0f) continue;  // no dye (the colours are 0 too)
                     // Fine voxel (2i + dx, ...) sits a quarter block from this block's centre
                     // towards the neighbour on side dx: weights 3/4 and 1/4 per axis.
                     const glm::ivec3 o(d & 1, (d >> 1) & 1, d >> 2);
-                    const glm::ivec3 here(i, j, k);
                     const glm::ivec3 side = glm::clamp(here + 2 * o - 1, glm::ivec3(0), nc - 1);
                     float f = 0.0f;
                     for (int e = 0; e < 8; ++e) {

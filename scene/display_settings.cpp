@@ -65,7 +65,7 @@ std::span<const ParamInfo<DisplaySettings>> DisplayParamInfos() {
          "the key light's height above the horizon"},
         {"light_intensity", "Light", "", &D::lightIntensity, 0.0f, 20.0f, true, false, "key light radiance"},
         {"ambient", "Ambient", "", &D::ambient, 0.0f, 5.0f, true, false, "sky light radiance (dimmed by dye above)"},
-        {"floor", "Floor", "", &D::floor, 0.0f, 1.0f, true, false, "a ground plane with a 0.25 m grid, fixed in the world"},
+        {"floor", "Floor", "", &D::floor, 0.0f, 1.0f, true, false, "a ground plane with a 0.25 m grid, fixed in the world (but see floor_recedes)"},
         {"floor_depth", "Floor depth", "m", &D::floorDepth, 0.0f, 1.0e4f, true, false,
          "how far below the lowest dye or body the floor lies (placed at load and reset)", {}, 0.0f, 20.0f},
         {"floor_recedes", "Floor recedes", "", &D::floorRecedes, 0.0f, 1.0f, true, false,

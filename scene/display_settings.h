@@ -36,7 +36,7 @@ struct DisplaySettings {
     float lightElevation = 55.0f; ///< deg above the horizontal
     float lightIntensity = 2.4f;  ///< key light radiance (1: white)
     float ambient = 0.25f;        ///< sky light radiance
-    bool floor = true;            ///< a ground plane with a grid, fixed in the world
+    bool floor = true;            ///< a ground plane with a grid, fixed in the world but for floorRecedes
     /// m: how far below the lowest dye or body (at load and reset) the floor lies.
     float floorDepth = 0.6f;
     /// The fluid has no bottom: dye or a body that sinks to the floor pushes it down, so it
