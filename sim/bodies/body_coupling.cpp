@@ -377,7 +377,8 @@ glm::dvec3 Simulation::TotalStrength() const {
     return sum;
 }
 
-void Simulation::CoupleBodies(float dt) {
+void Simulation::CoupleBodies(const StepContext& c) {
+    const float dt = c.dt, stepLeft = c.stepLeft;
     const SimParams& p = m_setup.params;
     const std::size_t nb = m_bodies.size();
     const double rho = p.ambientDensity;
@@ -427,7 +428,10 @@ void Simulation::CoupleBodies(float dt) {
     for (std::size_t b = 0; b < nb; ++b) {
         const float speed = glm::length(m_bodies[b].velocity - p.freeStream) +
                             glm::length(m_bodies[b].angularVelocity) * m_setup.bodies[b].radius;
-        releaseSlip[b] = (m_steps + 1) % SheetStride(dt, speed, h) == 0;
+        // In substeps (Substeps) the cadence restarts each step, and what is
+        // left goes at its end: the next step may take another dt.
+        const bool substepped = !(c.lastSubstep && c.stepLeft == c.dt);
+        releaseSlip[b] = (c.sheetTick + 1) % SheetStride(dt, speed, h) == 0 || (substepped && c.lastSubstep);
     }
     std::vector<std::vector<glm::dvec3>> sheets(nb);
     std::vector<glm::dvec3> fluidSpin(nb);
@@ -522,11 +526,8 @@ void Simulation::CoupleBodies(float dt) {
         const double friction = 8.0 * kPi * rho * double(p.viscosity) * radius * radius * radius;
         glm::dvec3 dv(0.0), dw(0.0);
         if (body.grabbed) {
-            // Kinematic: there in one step, at the velocity that takes it there.
-            glm::vec3 v = (body.grabTarget - body.position) / dt;
-            const float vmax = 0.5f * p.maxSpeed;
-            if (glm::length(v) > vmax) v *= vmax / glm::length(v);
-            dv = D(v) - v0;
+            // Kinematic: there at the step's end, at the velocity that takes it there.
+            dv = D(GrabVelocity(b, stepLeft)) - v0;
         } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
             // Carried at its prescribed velocity at the step's end; its change
             // releases the sheet and accelerates the displaced fluid as a free

@@ -210,10 +210,7 @@ void Simulation::MoveBodies(float dt) {
         const bool free = !b.grabbed && !spec.fixed && spec.density > 0.0f;
         if (b.grabbed) {
             // Kinematic: there in one step, at the velocity that takes it there.
-            glm::vec3 v = (b.grabTarget - b.position) / dt;
-            const float vmax = 0.5f * p.maxSpeed;
-            if (glm::length(v) > vmax) v *= vmax / glm::length(v);
-            b.velocity = v;
+            b.velocity = GrabVelocity(i, dt);
         } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
             b.velocity = CarriedVelocity(spec, m_time + double(dt));
         } else if (free) {
