@@ -184,6 +184,7 @@ void InternalsSection(DemoApp& app) {
                    "scene emits or releases dye, when coloured by speed, and with --stats or --dump outputs");
     }
     ImGui::Text("sim %.1f ms/step, %.1f steps/s", sim.stepMs, app.StepsPerSecond());
+    SubstepNote(sim);
     ImGui::Checkbox("Timings (T)", &app.View().showTimings);
     HelpMarker("a window with the time of each stage of a step, ms per step over time, steps/s and FPS");
     ImGui::SameLine();
@@ -206,6 +207,13 @@ void InternalsSection(DemoApp& app) {
 }
 
 }  // namespace
+
+void SubstepNote(const SimSnapshot& sim) {
+    if (sim.substeps <= 1) return;
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%d substeps (a fast ball)", sim.substeps);
+    HelpMarker("a body or its wake crosses more than 2 vorton spacings per step (a ball thrown hard): each step is "
+               "taken in substeps of at most one spacing until they slow, and costs as many times more");
+}
 
 void DrawPanel(DemoApp& app) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -274,6 +282,7 @@ void DrawTimings(DemoApp& app) {
         ImGui::EndTable();
     }
     ImGui::Text("step %.1f ms (stages %.1f ms)", sim.stepMs, stageSum);
+    SubstepNote(sim);
     ImGui::Text("%.1f steps/s   %.1f FPS (draw %.1f ms)", app.StepsPerSecond(), app.Fps(), app.DrawMs());
     HelpMarker("draw: the render thread's time issuing a frame (tracer upload, draw calls, this UI), "
                "without waiting for a step, recording or the buffer swap");

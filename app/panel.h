@@ -10,6 +10,7 @@
 namespace vorton {
 
 class DemoApp;
+struct SimSnapshot;
 
 /// Pixels on screen for a size of `pixels` at UI scale 1 (platform::UiScale: the desktop's
 /// DPI setting or --ui-scale), so the panels keep their proportions on a 4K screen.
@@ -24,6 +25,8 @@ inline constexpr float kPanelWidth = 440.0f;
 /// run/pause, step, reset, record, a 10-s clip, "More" (the panel), the simulated time and how
 /// it keeps up with real time.
 void DrawToolbar(DemoApp& app);
+/// "k substeps (a fast ball)" while the last step took substeps (Simulation::Substeps); nothing otherwise.
+void SubstepNote(const SimSnapshot& sim);
 /// One line at the bottom: what the mouse does, and F1 for help.
 void DrawMouseHint(DemoApp& app);
 /// The keys and mouse actions, over the view (F1).

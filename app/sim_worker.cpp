@@ -514,6 +514,7 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.time = sim.Time();
     s.stepCount = sim.StepCount();
     s.stepMs = sim.LastStepMs();
+    s.substeps = sim.LastStepWork().substeps;
     s.stageMs = sim.LastStageTimes();
     s.vortonCount = sim.GetVortons().Size();
 

@@ -97,6 +97,7 @@ struct SimSnapshot {
     double time = 0.0;                 ///< simulated time, s
     std::int64_t stepCount = 0;        ///< steps since the last reset
     double stepMs = 0.0;               ///< wall-clock time of the last step, ms
+    int substeps = 1;                  ///< substeps the last step took (a fast body: Simulation::Substeps)
     StageTimes stageMs{};              ///< per stage of the last step, ms
     std::size_t vortonCount = 0;
     /// m. Empty while the tracers live on the GPU: the frame loop fills it from there.

@@ -98,6 +98,10 @@ void DrawToolbar(DemoApp& app) {
     }
     HelpMarker("simulated seconds per wall-clock second, over the last 0.5-3 s; below 1 the fluid moves in slow "
                "motion (fewer vortons or tracers, or a larger time step, speed it up)");
+    if (sim.substeps > 1) {
+        ImGui::SameLine();
+        SubstepNote(sim);
+    }
     if (app.ClipFramesLeft() > 0) {
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "clip: %d frames to go", app.ClipFramesLeft());
