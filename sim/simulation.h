@@ -401,6 +401,7 @@ private:
         Aabb vortonBox;                         ///< the vortons' box at the start (Bounds)
         bool nothingToMove = false;             ///< Bounds found no vorton, tracer or body: the step only advances t
         float stepLeft = 0.0f;                  ///< time from this substep's start to the step's end (s)
+        int substeps = 1;                       ///< substeps of this step (Substeps)
         bool lastSubstep = true;                ///< the step's last substep: remeshing and emitters' refill run
         /// The bodies' slip sheet goes when (sheetTick + 1) is a multiple of its
         /// SheetStride: the step count, or in a step taken in substeps the

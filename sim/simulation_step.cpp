@@ -57,6 +57,7 @@ StepReport Simulation::Step() {
         StepContext context;
         context.dt = dt / float(substeps);
         context.stepLeft = dt * float(substeps - i) / float(substeps);
+        context.substeps = substeps;
         context.lastSubstep = i + 1 == substeps;
         context.sheetTick = substeps == 1 ? m_steps : i;
         context.vortons = m_vortons.Size();
@@ -105,10 +106,10 @@ int Simulation::Substeps(float dt) const {
     // Only with body sheets: a ball thrown by the mouse. A body that crosses
     // several lattice spacings per step leaves its sheets too far apart to
     // stand for one wall layer, and the fast fluid it leaves behind crosses
-    // as many: a ball thrown at 8 m/s through falling_ball's water (8
-    // spacings per step) blew up within 21 steps, and one thrown at 16 m/s,
-    // taken in substeps while the ball was fast, at the step after it had
-    // slowed to 2 m/s, its wake still at 20 m/s.
+    // as many: a ball thrown at 8.5 m/s through falling_ball's water (8.5
+    // spacings per step) blew up within 21 steps. Keyed on the ball alone,
+    // one thrown at 16 m/s blew up about when it had slowed below the
+    // trigger, so the vortons' speed counts too (docs/BODIES.md, stop 92).
     if (!BodySheets() || !(dt > 0.0f)) return 1;
     const float h = Spacing();
     if (!(h > 0.0f)) return 1;
@@ -366,9 +367,10 @@ std::string Simulation::StageRemesh(StepContext& c) {
     // the tracers and the next step is the remeshed vortons'.
     const SimParams& p = m_setup.params;
     // Once per step, at its last substep: a step's substeps are one step of the
-    // remesh's cadence (remeshing every substep of a thrown ball's first
-    // steps, as a run at the substep's dt would, stopped it at 0.3 of the
-    // deceleration law's speed after 1 s; once per step it follows the law).
+    // remesh's cadence. A run at dt/4 remeshing every 10 of its steps, as
+    // remeshing per substep would, stopped a ball thrown at 10 m/s at 0.28 of
+    // the quasi-steady law's speed by 0.8 s; remeshing every 40 (every 0.2 s,
+    // as here), it went at 0.98 of it (docs/BODIES.md, stop 92).
     if (!c.lastSubstep) return {};
     if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
         // What the remesh drops (culls, the cap) takes its net Σα with it,

@@ -430,8 +430,7 @@ void Simulation::CoupleBodies(const StepContext& c) {
                             glm::length(m_bodies[b].angularVelocity) * m_setup.bodies[b].radius;
         // In substeps (Substeps) the cadence restarts each step, and what is
         // left goes at its end: the next step may take another dt.
-        const bool substepped = !(c.lastSubstep && c.stepLeft == c.dt);
-        releaseSlip[b] = (c.sheetTick + 1) % SheetStride(dt, speed, h) == 0 || (substepped && c.lastSubstep);
+        releaseSlip[b] = (c.sheetTick + 1) % SheetStride(dt, speed, h) == 0 || (c.substeps > 1 && c.lastSubstep);
     }
     std::vector<std::vector<glm::dvec3>> sheets(nb);
     std::vector<glm::dvec3> fluidSpin(nb);

@@ -62,11 +62,14 @@ TEST(BodyThrow, ABallThrownAtTheLimitIsTakenInSubstepsAndGoesAsFarAsTheDragCurve
     //   sphere with the drag curve's drag and its added mass, (m_b + ½ρV)
     //   dU/dt = −½ C_d(Re) ρ |U| U πR² + (m_b − ρV) g (Schiller & Naumann; the
     //   law of issue 12's thrown ball), integrated from the release: within
-    //   30 % (the issue's tolerance) at 0.5 s. Measured: 1.14, 0.97, 0.90 and
-    //   0.74 of it at 0.2, 0.4, 0.5 and 1 s.
-    // - Not asserted: the speed. The ball slows to 1 m/s by 0.38 s (the law:
-    //   2.2 m/s) and its wake, still at 7 m/s, then pushes it to 1.5 m/s: 0.27
-    //   and 0.30 of the law's speed at 0.5 and 1 s (docs/BODIES.md, stop 92).
+    //   30 % (the issue's tolerance) at 0.5 s. Measured: 1.14, 0.97, 0.89 and
+    //   0.70 of it at 0.2, 0.4, 0.5 and 1 s.
+    // - Not asserted: the velocity. The ball turns down much more than the
+    //   law's: its path bends until it falls at 1.76 m/s (0.56 s), twice its
+    //   terminal speed, while along x it slows to 0.26 of the law's speed at
+    //   0.5 s and 0.05 at 1 s. Its speed is 0.83 and 1.07 of the law's then. A
+    //   side force growing on a free ball is issue 12's known defect
+    //   (ball_through_smoke's turn; docs/BODIES.md, stops 91 and 92).
     Simulation sim(FallingBall());
     ASSERT_TRUE(test::RunSteps(sim, 50).ok);
     Throw(sim, 8.0f, 3);
@@ -100,7 +103,10 @@ TEST(BodyThrow, ABallThrownAtTheLimitIsTakenInSubstepsAndGoesAsFarAsTheDragCurve
         distance += double(p.dt) * sim.Bodies()[0].velocity.x;
         if (step == 10 || step == 20 || step == 25 || step == 50) {
             test::Measured("distance_over_law_" + std::to_string(step) + "_steps", distance / lawDistance);
-            test::Measured("speed_over_law_" + std::to_string(step) + "_steps", sim.Bodies()[0].velocity.x / u.x);
+            test::Measured("speed_x_over_law_" + std::to_string(step) + "_steps", sim.Bodies()[0].velocity.x / u.x);
+            test::Measured("speed_over_law_" + std::to_string(step) + "_steps",
+                           glm::length(glm::dvec3(sim.Bodies()[0].velocity)) / glm::length(u));
+            test::Measured("velocity_z_" + std::to_string(step) + "_steps", sim.Bodies()[0].velocity.z);
         }
         if (step == 25) {
             EXPECT_NEAR(distance / lawDistance, 1.0, 0.3)
