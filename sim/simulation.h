@@ -400,13 +400,12 @@ private:
         bool tracerGrid = false;                ///< tracers here or outside: the tracers' grids are built
         Aabb vortonBox;                         ///< the vortons' box at the start (Bounds)
         bool nothingToMove = false;             ///< Bounds found no vorton, tracer or body: the step only advances t
-        float stepLeft = 0.0f;                  ///< time from this substep's start to the step's end (s)
-        int substeps = 1;                       ///< substeps of this step (Substeps)
-        bool lastSubstep = true;                ///< the step's last substep: remeshing and emitters' refill run
-        /// The bodies' slip sheet goes when (sheetTick + 1) is a multiple of its
-        /// SheetStride: the step count, or in a step taken in substeps the
-        /// substep's index, every slip left then going at the last substep.
-        std::int64_t sheetTick = 0;
+        float stepDt = 0.0f;                    ///< the whole step's dt (s); dt is the substep's
+        int substep = 0, substeps = 1;          ///< this substep's index and the step's count (Substeps)
+        /// The step's last substep: remeshing and the emitters' refill run.
+        bool LastSubstep() const { return substep + 1 == substeps; }
+        /// Time from this substep's start to the step's end (s).
+        float StepLeft() const { return stepDt * float(substeps - substep) / float(substeps); }
     };
     /// A stage: empty on success, else what went wrong (a blow-up), which ends the step.
     using StageFunction = std::string (Simulation::*)(StepContext&);
@@ -557,8 +556,9 @@ private:
     /// Gravity, buoyancy and the fluid's force on each body, its motion, and
     /// the vortex sheet that cancels the slip on its surface (every
     /// SheetStride steps for its speed).
-    /// `c.stepLeft` (s): time to the step's end, over which a held body
-    /// reaches its target; `c.sheetTick`: when the slip's sheet goes.
+    /// A held body reaches its target at the step's end (c.StepLeft()). The
+    /// slip's sheet keeps its cadence counted in steps, or in a step taken
+    /// in substeps in its substeps, whatever is left going at the last.
     void CoupleBodies(const StepContext& c);
     /// Substeps this step takes (kSubstepCourant), from the bodies' state at its start.
     int Substeps(float dt) const;

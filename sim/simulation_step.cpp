@@ -56,10 +56,9 @@ StepReport Simulation::Step() {
     for (int i = 0; i < substeps; ++i) {
         StepContext context;
         context.dt = dt / float(substeps);
-        context.stepLeft = dt * float(substeps - i) / float(substeps);
+        context.stepDt = dt;
+        context.substep = i;
         context.substeps = substeps;
-        context.lastSubstep = i + 1 == substeps;
-        context.sheetTick = substeps == 1 ? m_steps : i;
         context.vortons = m_vortons.Size();
         context.tracers = m_tracers.Size();
         context.tracerGrid = context.tracers > 0 || m_externalTracers;
@@ -94,7 +93,7 @@ StepReport Simulation::Step() {
             m_work.tracerGridPoints = context.tracerGrid ? m_velocityGrid.PointCount() : 0;
         }
         // Summed once per step, so t is the same whatever the substeps.
-        m_time = context.lastSubstep ? startTime + double(dt) : m_time + double(context.dt);
+        m_time = context.LastSubstep() ? startTime + double(dt) : m_time + double(context.dt);
     }
     m_work.substeps = substeps;
     ++m_steps;
@@ -371,7 +370,7 @@ std::string Simulation::StageRemesh(StepContext& c) {
     // remeshing per substep would, stopped a ball thrown at 10 m/s at 0.28 of
     // the quasi-steady law's speed by 0.8 s; remeshing every 40 (every 0.2 s,
     // as here), it went at 0.98 of it (docs/BODIES.md, stop 92).
-    if (!c.lastSubstep) return {};
+    if (!c.LastSubstep()) return {};
     if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
         // What the remesh drops (culls, the cap) takes its net Σα with it,
         // as the far wake does (ForgetFarWake); that and round-off are let go

@@ -378,7 +378,7 @@ glm::dvec3 Simulation::TotalStrength() const {
 }
 
 void Simulation::CoupleBodies(const StepContext& c) {
-    const float dt = c.dt, stepLeft = c.stepLeft;
+    const float dt = c.dt;
     const SimParams& p = m_setup.params;
     const std::size_t nb = m_bodies.size();
     const double rho = p.ambientDensity;
@@ -430,7 +430,8 @@ void Simulation::CoupleBodies(const StepContext& c) {
                             glm::length(m_bodies[b].angularVelocity) * m_setup.bodies[b].radius;
         // In substeps (Substeps) the cadence restarts each step, and what is
         // left goes at its end: the next step may take another dt.
-        releaseSlip[b] = (c.sheetTick + 1) % SheetStride(dt, speed, h) == 0 || (c.substeps > 1 && c.lastSubstep);
+        const std::int64_t tick = c.substeps == 1 ? m_steps : c.substep;
+        releaseSlip[b] = (tick + 1) % SheetStride(dt, speed, h) == 0 || (c.substeps > 1 && c.LastSubstep());
     }
     std::vector<std::vector<glm::dvec3>> sheets(nb);
     std::vector<glm::dvec3> fluidSpin(nb);
@@ -526,7 +527,7 @@ void Simulation::CoupleBodies(const StepContext& c) {
         glm::dvec3 dv(0.0), dw(0.0);
         if (body.grabbed) {
             // Kinematic: there at the step's end, at the velocity that takes it there.
-            dv = D(GrabVelocity(b, stepLeft)) - v0;
+            dv = D(GrabVelocity(b, c.StepLeft())) - v0;
         } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
             // Carried at its prescribed velocity at the step's end; its change
             // releases the sheet and accelerates the displaced fluid as a free
