@@ -245,31 +245,46 @@ void SimWorker::HandTracersToGpu(bool replace) {
 }
 
 void SimWorker::QueueGpuStep() {
-    const TracerGridView start = m_sim->LastStepStartGrid(), end = m_sim->CurrentTracerGrid();
-    GpuTracerCommand command;
-    command.kind = GpuTracerCommand::Kind::Step;
-    command.id = ++m_gpuCommands;
-    command.step = m_sim->StepCount();
-    command.grid0 = start.grid;
-    command.serial0 = start.serial;
-    // Each step's end grid is usually the next one's start: copied once, shared.
-    if (start.serial != 0 && start.serial == m_lastGridSerial && m_lastGridValues) {
-        command.values0 = m_lastGridValues;
-    } else {
-        command.values0 = std::make_shared<const std::vector<GridSampler::Float4>>(start.values.begin(), start.values.end());
+    // One Step command per substep (Simulation::Substeps: a fast ball), each a Heun step of
+    // dt/k between the grids its substep started and ended on, as the CPU moves its tracers.
+    const std::span<const Simulation::SubstepGrid> earlier = m_sim->EarlierSubstepGrids();
+    const int substeps = m_sim->LastStepWork().substeps;
+    const bool split = substeps > 1 && earlier.size() == std::size_t(substeps - 1);
+    std::vector<TracerGridView> grids;
+    if (split) {
+        for (const Simulation::SubstepGrid& g : earlier) grids.push_back({g.grid, g.values, g.serial});
     }
-    command.grid1 = end.grid;
-    command.serial1 = end.serial;
-    command.values1 = std::make_shared<const std::vector<GridSampler::Float4>>(end.values.begin(), end.values.end());
-    m_lastGridSerial = end.serial;
-    m_lastGridValues = command.values1;
-    command.freeStream = m_sim->Params().freeStream;
-    command.dt = m_sim->Params().dt;
+    grids.push_back(m_sim->LastStepStartGrid());
+    grids.push_back(m_sim->CurrentTracerGrid());
+    // Each grid ends one (sub)step and starts the next: copied once, shared by serial.
+    const auto shared = [&](const TracerGridView& view) {
+        if (view.serial != 0 && view.serial == m_lastGridSerial && m_lastGridValues) return m_lastGridValues;
+        return std::make_shared<const std::vector<GridSampler::Float4>>(view.values.begin(), view.values.end());
+    };
     const auto bodies = m_sim->Bodies();
-    for (std::size_t b = 0; b < bodies.size(); ++b) {
-        command.spheres.emplace_back(bodies[b].position, m_sim->Setup().bodies[b].radius);
+    const float dt = split ? m_sim->Params().dt / float(substeps) : m_sim->Params().dt;
+    for (std::size_t i = 0; i + 1 < grids.size(); ++i) {
+        const bool last = i + 2 == grids.size();
+        GpuTracerCommand command;
+        command.kind = GpuTracerCommand::Kind::Step;
+        command.id = ++m_gpuCommands;
+        command.step = last ? m_sim->StepCount() : m_sim->StepCount() - 1;
+        command.grid0 = grids[i].grid;
+        command.serial0 = grids[i].serial;
+        command.values0 = shared(grids[i]);
+        command.grid1 = grids[i + 1].grid;
+        command.serial1 = grids[i + 1].serial;
+        command.values1 = shared(grids[i + 1]);
+        m_lastGridSerial = command.serial1;
+        m_lastGridValues = command.values1;
+        command.freeStream = m_sim->Params().freeStream;
+        command.dt = dt;
+        for (std::size_t b = 0; b < bodies.size(); ++b) {
+            const glm::vec3 centre = last ? bodies[b].position : earlier[i].bodyCentres[b];
+            command.spheres.emplace_back(centre, m_sim->Setup().bodies[b].radius);
+        }
+        m_gpuOut.push_back(std::move(command));
     }
-    m_gpuOut.push_back(std::move(command));
 }
 
 void SimWorker::Loop() {

@@ -65,16 +65,19 @@ struct GpuTracerCommand {
     };
     Kind kind = Kind::Step;
     std::uint64_t id = 0;              ///< counts the worker's commands from 1 (never reused)
-    std::int64_t step = 0;             ///< the simulation's StepCount() once this is done
+    /// the simulation's StepCount() once this is done (of a step's earlier substeps: the
+    /// count before it; a step of k substeps is k Step commands)
+    std::int64_t step = 0;
     std::vector<glm::vec3> positions;  ///< Replace, Append: m
-    /// Step: the grids the step started and ended on (Simulation::LastStepStartGrid and
-    /// CurrentTracerGrid), their values shared with the commands before and after.
+    /// Step: the grids the step (or substep: Simulation::EarlierSubstepGrids) started and
+    /// ended on (Simulation::LastStepStartGrid and CurrentTracerGrid), their values shared
+    /// with the commands before and after.
     NestedGrid grid0, grid1;
     std::uint64_t serial0 = 0, serial1 = 0;
     std::shared_ptr<const std::vector<GridSampler::Float4>> values0, values1;
     glm::vec3 freeStream{0.0f};  ///< m/s
-    float dt = 0.0f;             ///< s
-    std::vector<glm::vec4> spheres;  ///< the bodies at the step's end: centre (m), radius (m) in w
+    float dt = 0.0f;             ///< s: the step's, or a substep's (dt/k)
+    std::vector<glm::vec4> spheres;  ///< the bodies at the (sub)step's end: centre (m), radius (m) in w
     /// Step: the worker kept this step's state for rewinding; it wants the positions after
     /// it back (FrameRequest::gpuKept).
     bool keep = false;

@@ -203,6 +203,20 @@ public:
     /// is 0 before the first step and after RestoreState.
     TracerGridView LastStepStartGrid() const { return {m_startGrid, m_gridPacked1, m_startGridSerial}; }
     TracerGridView CurrentTracerGrid() const { return {m_velocityGrid, m_gridPacked0, m_gridSerial}; }
+    /// One earlier substep of a step taken in k > 1 substeps (Substeps), for moving tracers
+    /// elsewhere by the same k Heun substeps of dt/k: its start grid, and the bodies' centres
+    /// (m, in the order of Bodies()) at its end, where the tracers are pushed out of them.
+    struct SubstepGrid {
+        NestedGrid grid;
+        std::vector<GridSampler::Float4> values;  ///< as VelocityGridValues()
+        std::uint64_t serial = 0;                 ///< as TracerGridView::serial
+        std::vector<glm::vec3> bodyCentres;
+    };
+    /// The last step's substeps 0 … k−2 (substep k−1 runs from LastStepStartGrid to
+    /// CurrentTracerGrid, its bodies at Bodies()): k − 1 of them after a step of k substeps
+    /// taken with external tracers (SetExternalTracers), empty otherwise and after
+    /// RestoreState. Valid until the next step.
+    std::span<const SubstepGrid> EarlierSubstepGrids() const { return m_substepGrids; }
 
     /// Rigid spheres, in the order of Setup().bodies (Gourlay parts 4 and 9).
     std::span<const BodyState> Bodies() const { return m_bodies; }
@@ -479,7 +493,9 @@ private:
     /// Bodies or a free stream move tracers after the corrector (collisions, emitters).
     bool TracersMoveAfterCorrector() const;
     /// Predictor: fixes m_nextGrid, parks u0 in tracers.velocity, marks the cells the next grid needs.
-    void PredictTracers(float dt);
+    /// `stepDt`: the whole step's (StepContext::stepDt), how far outside tracers may have
+    /// moved since their box per step behind.
+    void PredictTracers(float dt, float stepDt);
     /// What the corrector gathers: largest |u|², non-finite count, bounds, missed corners.
     struct TracerPass {
         float maxNorm2 = 0.0f;
@@ -679,6 +695,7 @@ private:
     // The grids' serials (TracerGridView): of the current grid, of the last step's start grid.
     std::uint64_t m_gridSerialCounter = 0, m_gridSerial = 0, m_startGridSerial = 0;
     NestedGrid m_startGrid;
+    std::vector<SubstepGrid> m_substepGrids;  // EarlierSubstepGrids
     void NewGridSerial() { m_gridSerial = ++m_gridSerialCounter; }
     // SetExternalTracers: the outside tracers' box and its age in steps.
     bool m_externalTracers = false;

@@ -300,6 +300,7 @@ Status Simulation::RestoreState(std::string_view bytes) {
     // the saved tracers, not the outside ones.
     NewGridSerial();
     m_startGridSerial = 0;
+    m_substepGrids.clear();
     if (m_externalTracers) m_cacheValid = false;
     return Ok{};
 }

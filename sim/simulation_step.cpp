@@ -53,6 +53,7 @@ StepReport Simulation::Step() {
     const float dt = m_setup.params.dt;
     const int substeps = Substeps(dt);
     const double startTime = m_time;
+    m_substepGrids.clear();
     for (int i = 0; i < substeps; ++i) {
         StepContext context;
         context.dt = dt / float(substeps);
@@ -91,6 +92,14 @@ StepReport Simulation::Step() {
             m_cacheValid = true;
             m_work.vortons = m_vortons.Size();
             m_work.tracerGridPoints = context.tracerGrid ? m_velocityGrid.PointCount() : 0;
+            if (m_externalTracers && !context.LastSubstep()) {
+                // The outside tracers take this substep too (EarlierSubstepGrids).
+                SubstepGrid& grid = m_substepGrids.emplace_back();
+                grid.grid = m_startGrid;
+                grid.values = m_gridPacked1;
+                grid.serial = m_startGridSerial;
+                for (const BodyState& body : m_bodies) grid.bodyCentres.push_back(body.position);
+            }
         }
         // Summed once per step, so t is the same whatever the substeps.
         m_time = context.LastSubstep() ? startTime + double(dt) : m_time + double(context.dt);
@@ -178,9 +187,10 @@ std::string Simulation::StageVelocity(StepContext& c) {
                         m_velocityGrid.base);
         if (m_externalTracers) {
             // The outside tracers moved stepsBehind steps since their box; no faster than
-            // the fastest vorton here (the grid's own speeds are not known yet).
+            // the fastest vorton here (the grid's own speeds are not known yet). A whole
+            // step's reach: in substeps they have also moved the substeps before this one.
             // (The base, the vortons' grid, stays the one they were evaluated on.)
-            const float reach = c.dt * (std::sqrt(ScanVectors(m_velocity0).maxNorm2) + glm::length(p.freeStream));
+            const float reach = c.stepDt * (std::sqrt(ScanVectors(m_velocity0).maxNorm2) + glm::length(p.freeStream));
             Aabb box = m_tracerBounds;
             box.Grow(ExternalTracerBox(reach, 0));
             m_velocityGrid = TracerGrid(c.vortonBox, box);
@@ -398,7 +408,7 @@ std::string Simulation::StageRemesh(StepContext& c) {
 }
 
 std::string Simulation::StageTracerPredictor(StepContext& c) {
-    PredictTracers(c.dt);
+    PredictTracers(c.dt, c.stepDt);
     return {};
 }
 

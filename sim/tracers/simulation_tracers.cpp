@@ -209,7 +209,7 @@ bool Simulation::TracersMoveAfterCorrector() const {
     return !m_bodies.empty() || glm::dot(m_setup.params.freeStream, m_setup.params.freeStream) > 0.0f;
 }
 
-void Simulation::PredictTracers(float dt) {
+void Simulation::PredictTracers(float dt, float stepDt) {
     const SimParams& p = m_setup.params;
     const std::size_t nt = m_tracers.Size();
     if (nt == 0 && !m_externalTracers) return;
@@ -230,10 +230,14 @@ void Simulation::PredictTracers(float dt) {
             return m;
         },
         [](float a, float b) { return std::max(a, b); });
-    const float reach = dt * (std::sqrt(maxGrid2) + glm::length(p.freeStream));
+    const float speed = std::sqrt(maxGrid2) + glm::length(p.freeStream);
+    const float reach = dt * speed;
+    // Outside tracers: a whole step's reach per step behind, and for this one (in
+    // substeps, they have also taken the substeps before this one).
+    const float externalReach = std::max(dt, stepDt) * speed;
     Aabb grown = m_tracerBounds;
     if (!grown.Empty()) grown = Aabb{grown.min - glm::vec3(reach), grown.max + glm::vec3(reach)};
-    grown.Grow(ExternalTracerBox(reach, 1));
+    grown.Grow(ExternalTracerBox(externalReach, 1));
     m_nextGrid = TracerGrid(BoundsOf(m_vortons.position), grown);
     m_gridCells.assign(m_nextGrid.PointCount(), 0);
     if (nt > 0) {
@@ -265,7 +269,7 @@ void Simulation::PredictTracers(float dt) {
             m_gridNeeded.assign(m_nextGrid.PointCount(), 1);
             return;
         }
-        MarkExternalCells(m_nextGrid, 2.0f * float(m_externalStepsBehind + 1) * reach, m_gridCells);
+        MarkExternalCells(m_nextGrid, 2.0f * float(m_externalStepsBehind + 1) * externalReach, m_gridCells);
     }
     ExpandCellMask(m_nextGrid, m_gridCells, m_gridNeeded, WholeLevelPoints(m_nextGrid));
 }
