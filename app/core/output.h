@@ -15,7 +15,8 @@ namespace vorton {
 /// excess_mass (kg), vorton_spacing (h, m), max_vorticity and
 /// p99_vorticity (largest and 99th percentile |ω| of the vortons, 1/s),
 /// remeshes (since reset), solver_grid_points and solver_points (the
-/// step's work: StepWork), then ms_<stage> for every Stage.
+/// step's work: StepWork), substeps (how many the step took: 1 unless a body
+/// was fast, Simulation::Substeps), then ms_<stage> for every Stage.
 ///
 /// DIR/bodies.csv, one row per rigid body per step (only the header when the
 /// scene has no bodies): frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz

@@ -2,6 +2,7 @@
 // prints, its exit status and the files it writes (the frames and videos are in
 // vorton_frames_test.cpp).
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -123,6 +124,30 @@ TEST(VortonExe, NoRenderWritesOneStatsRowPerStep) {
     EXPECT_EQ(CountLines(dir / "frames.csv"), 5) << "a header and one row per step";
     EXPECT_NE(header.find("impulse_z"), std::string::npos);
     EXPECT_NE(header.find("ms_velocity"), std::string::npos);
+}
+
+// A ball shot at 9 m/s (7.5 lattice spacings per step) is taken in substeps
+// (Simulation::Substeps), and frames.csv says how many each step took: 1 for a scene as it
+// ships (the reference CSVs), more while the ball is fast.
+TEST(VortonExe, StatsSayHowManySubstepsAFastBallTook) {
+    const fs::path dir = TempDir("substeps");
+    const RunResult r = RunVorton("--no-render --scene ball_through_smoke --frames 3 --set tracer_count=0 "
+                                  "--set ball.velocity=9,0,0 --stats " + dir.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream in(dir / "frames.csv");
+    std::string header, row;
+    std::getline(in, header);
+    std::vector<std::string> names;
+    std::stringstream cells(header);
+    for (std::string cell; std::getline(cells, cell, ',');) names.push_back(cell);
+    const auto column = std::find(names.begin(), names.end(), "substeps");
+    ASSERT_NE(column, names.end()) << header;
+    ASSERT_TRUE(std::getline(in, row));
+    std::vector<std::string> values;
+    std::stringstream rowCells(row);
+    for (std::string cell; std::getline(rowCells, cell, ',');) values.push_back(cell);
+    ASSERT_EQ(values.size(), names.size()) << row;
+    EXPECT_EQ(std::stoi(values[std::size_t(column - names.begin())]), 8) << "9 m/s · 0.02 s / 0.024 m, rounded up";
 }
 
 TEST(VortonExe, UnwritableRecordingSaysWhyAndTheSimulationGoesOn) {
