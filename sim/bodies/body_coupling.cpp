@@ -533,7 +533,11 @@ void Simulation::CoupleBodies(const StepContext& c) {
             // releases the sheet and accelerates the displaced fluid as a free
             // body's does, so fluidForce is the whole force the body feels.
             dv = D(CarriedVelocity(spec, m_time + double(dt))) - v0;
-        } else if (!spec.fixed && spec.density > 0.0f) {
+        } else if (spec.fixed) {
+            // Anchored: back at its prescribed velocity once a drag lets it go, where it was
+            // let go (a drag moves a fixed body, it does not throw it).
+            dv = D(spec.velocity) - v0;
+        } else if (spec.density > 0.0f) {
             // Momentum of body and fluid (Wu 1981): m ΔV = F dt − ρ ΔI + ρ V_b ΔV,
             // with ΔI = ΔI_push + I0 + L ΔV.
             const glm::dmat3 a = glm::dmat3(mass - rho * volume) + rho * lin;

@@ -213,6 +213,8 @@ void Simulation::MoveBodies(float dt) {
             b.velocity = GrabVelocity(i, dt);
         } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
             b.velocity = CarriedVelocity(spec, m_time + double(dt));
+        } else if (spec.fixed) {
+            b.velocity = spec.velocity;  // anchored: a drag moves it, it does not throw it
         } else if (free) {
             // (m + ½ρ_fV) dv/dt = W + (3/2)ρ_fV Du_f/Dt + k(u_f − v),
             // (I dΩ/dt = 8πμR³(½ω_f − Ω)), backward Euler in the drags; the

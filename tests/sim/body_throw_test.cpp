@@ -135,5 +135,40 @@ TEST(BodyThrow, TheScenesBodiesTakeNoSubsteps) {
     }
 }
 
+// A fixed ball (flow_past_ball's, spinning_ball's) moved by the mouse stays where it is let
+// go: fixed is anchored, and it goes back to its prescribed velocity (the scene's, 0 here) and
+// keeps its spin. Before, a released fixed ball kept the velocity it was dragged with for
+// ever, as nothing decelerates a fixed body: flung at spinning_ball's limit, 16 m/s, it left
+// the view within a second and went on at 16 m/s. Both wall models: the sheet (the scene's)
+// and the skin (body_sheet off).
+TEST(BodyThrow, AFixedBallMovedByTheMouseStaysWhereItIsLetGo) {
+    for (const bool sheet : {true, false}) {
+        SceneSetup setup = test::LoadSetup("spinning_ball");
+        setup.params.tracerCount = 0;
+        setup.params.bodySheet = sheet;
+        ASSERT_TRUE(setup.bodies[0].fixed);
+        const glm::vec3 spin = setup.bodies[0].angularVelocity;
+        Simulation sim(setup);
+        ASSERT_TRUE(test::RunSteps(sim, 10).ok);
+        Throw(sim, 30.0f, 3);  // at the limit
+        const glm::vec3 letGo = sim.Bodies()[0].position;
+        EXPECT_GT(letGo.x, 0.5f * 3.0f * sim.GrabSpeedLimit() * setup.params.dt) << "it was moved";
+        int split = 0;
+        for (int s = 0; s < 25; ++s) {
+            ASSERT_TRUE(test::RunSteps(sim, 1).ok) << "step " << s << " after the release";
+            split += sim.LastStepWork().substeps > 1;
+        }
+        test::Measured(std::string(sheet ? "sheet" : "skin") + "_substepped_steps_after_release", split);
+        test::Measured(std::string(sheet ? "sheet" : "skin") + "_max_speed_25_steps_after", sim.ComputeDiagnostics().maxSpeed);
+        const BodyState& b = sim.Bodies()[0];
+        EXPECT_LT(glm::length(b.position - letGo), 1.0e-6f) << (sheet ? "sheet" : "skin");
+        EXPECT_LT(glm::length(b.velocity), 1.0e-6f) << (sheet ? "sheet" : "skin");
+        EXPECT_LT(glm::length(b.angularVelocity - spin), 1.0e-5f) << (sheet ? "sheet" : "skin");
+        // The wake it was dragged with is fast for a while (substeps: 16 steps with the
+        // sheet, measured), then the steps are whole again.
+        EXPECT_EQ(sim.LastStepWork().substeps, 1);
+    }
+}
+
 }  // namespace
 }  // namespace vorton
