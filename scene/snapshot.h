@@ -23,7 +23,7 @@ namespace vorton {
 
 /// 2: the state holds the grid solver's group cell (Simulation::m_clusterCell).
 /// 4: each body holds the skin model's last sample of the fluid (BodyState::fluidSample*).
-inline constexpr std::uint32_t kSnapshotVersion = 4;
+inline constexpr std::uint32_t kSnapshotVersion = 5;
 
 /// Writes `sim`'s state and `scene` (its setup replaced by sim.Setup(), the edits in force) to
 /// `file`. Errors: the folder missing or not

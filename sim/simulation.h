@@ -226,8 +226,9 @@ public:
     /// one step as a kinematic body, and the fluid feels it.
     void GrabBody(std::size_t i, glm::vec3 target);
     /// Lets body i go; it keeps the velocity it was last moved with (a throw). A fixed
-    /// body is not thrown: from the next step it is back at its prescribed velocity
-    /// (BodySpec::velocity, or its oscillation), where it was let go.
+    /// body is not thrown: from the next step it is back at the velocity it had before it
+    /// was held (BodyState::velocityBeforeGrab; an oscillating one at its oscillation),
+    /// where it was let go.
     void ReleaseBody(std::size_t i);
     /// The fastest a held body is moved (m/s), hence the fastest throw: half
     /// of max_speed, and with body sheets kThrowCourant lattice spacings per

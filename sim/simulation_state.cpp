@@ -224,6 +224,7 @@ void Simulation::TransferState(Io& io, State& s) {
         io.Field(b.fluidDensity, "body");
         io.template As<std::uint8_t>(b.grabbed, "body");
         io.Field(b.grabTarget, "body");
+        io.Field(b.velocityBeforeGrab, "body");
         io.Field(b.fluidSampleVelocity, "body");
         io.Field(b.fluidSamplePosition, "body");
         io.Field(b.fluidSampleTime, "body");

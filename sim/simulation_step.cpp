@@ -125,11 +125,11 @@ int Simulation::Substeps(float dt) const {
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {
         const BodyState& body = m_bodies[b];
         // A held body moves this step at the velocity that takes it to its
-        // target (CoupleBodies), not at the one it has; a fixed one let go
-        // stops (at its prescribed velocity).
+        // target (CoupleBodies), not at the one it has; a fixed one just let
+        // go at the one it had before it was held.
         const BodySpec& spec = m_setup.bodies[b];
         const bool anchored = spec.fixed && !(spec.oscillationPeriod > 0.0f);
-        const glm::vec3 v = body.grabbed ? GrabVelocity(b, dt) : anchored ? spec.velocity : body.velocity;
+        const glm::vec3 v = body.grabbed ? GrabVelocity(b, dt) : anchored ? body.velocityBeforeGrab : body.velocity;
         fastest = std::max(fastest, glm::length(v - m_setup.params.freeStream));
     }
     const float courant = fastest * dt / h;

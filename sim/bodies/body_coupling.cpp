@@ -534,9 +534,9 @@ void Simulation::CoupleBodies(const StepContext& c) {
             // body's does, so fluidForce is the whole force the body feels.
             dv = D(CarriedVelocity(spec, m_time + double(dt))) - v0;
         } else if (spec.fixed) {
-            // Anchored: back at its prescribed velocity once a drag lets it go, where it was
-            // let go (a drag moves a fixed body, it does not throw it).
-            dv = D(spec.velocity) - v0;
+            // Keeps its velocity; let go by a drag, it is back at the one it had before,
+            // where it was let go (a drag moves a fixed body, it does not throw it).
+            dv = D(body.velocityBeforeGrab) - v0;
         } else if (spec.density > 0.0f) {
             // Momentum of body and fluid (Wu 1981): m ΔV = F dt − ρ ΔI + ρ V_b ΔV,
             // with ΔI = ΔI_push + I0 + L ΔV.
@@ -546,6 +546,7 @@ void Simulation::CoupleBodies(const StepContext& c) {
         }
         body.velocity = glm::vec3(v0 + dv);
         body.angularVelocity = glm::vec3(w0 + dw);
+        if (!body.grabbed) body.velocityBeforeGrab = body.velocity;
         body.position += dt * body.velocity;
         const float spin = glm::length(body.angularVelocity);
         if (spin > 0.0f) {

@@ -214,7 +214,7 @@ void Simulation::MoveBodies(float dt) {
         } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
             b.velocity = CarriedVelocity(spec, m_time + double(dt));
         } else if (spec.fixed) {
-            b.velocity = spec.velocity;  // anchored: a drag moves it, it does not throw it
+            b.velocity = b.velocityBeforeGrab;  // let go by a drag: not thrown (BodyState)
         } else if (free) {
             // (m + ½ρ_fV) dv/dt = W + (3/2)ρ_fV Du_f/Dt + k(u_f − v),
             // (I dΩ/dt = 8πμR³(½ω_f − Ω)), backward Euler in the drags; the
@@ -227,6 +227,7 @@ void Simulation::MoveBodies(float dt) {
             b.velocity = glm::vec3(v1);
             b.angularVelocity = glm::vec3(w1);
         }
+        if (!b.grabbed) b.velocityBeforeGrab = b.velocity;
         b.position += dt * b.velocity;
         const float spin = glm::length(b.angularVelocity);
         if (spin > 0.0f) {

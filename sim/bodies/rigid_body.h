@@ -29,6 +29,9 @@ struct BodyState {
     /// with the velocity that takes it there; released, it keeps that velocity.
     bool grabbed = false;
     glm::vec3 grabTarget{0.0f};
+    /// Its velocity (m/s) at the end of the last step it was not held: a fixed body let go
+    /// goes back to it (a drag moves a fixed body, it does not throw it).
+    glm::vec3 velocityBeforeGrab{0.0f};
     /// The skin model's last sample of the fluid around it (MoveBodies), for the fluid's
     /// acceleration Du_f/Dt on the next step: u_f at the centre (m/s, the stream
     /// included), where (m) and when (s) it was taken; fluidSampleTime < 0 until the

@@ -49,6 +49,7 @@ void Simulation::SyncBodies() {
         BodyState b;
         b.position = spec.position;
         b.velocity = spec.velocity;
+        b.velocityBeforeGrab = spec.velocity;
         b.angularVelocity = spec.angularVelocity;
         m_bodies.push_back(b);
     }
