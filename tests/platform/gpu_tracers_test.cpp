@@ -402,10 +402,11 @@ TEST_F(GpuTracerTest, WorkerMovesItsTracersOnTheGpuAsOnTheCpu) {
 // were 0.29 m from the CPU's (12 lattice spacings); now 1.2·10⁻⁶ m.
 //
 // Not to the bit, as one step is: within a step, the simulation knows the GPU's tracers only
-// by their box at the step's start, so the domain its velocity solver covers in the later
-// substeps differs from the CPU worker's, whose tracers' bounds are updated each substep, and
-// the velocities differ in the last places. The tolerance is the one above, 10⁻⁵ m (1/2,400
-// of the spacing, 0.024 m); the old way fails it 29,000-fold.
+// by their box at the step's start, so the coarser levels of the tracer grids of its later
+// substeps lie elsewhere than the CPU worker's, fitted to its tracers as they move each
+// substep, and the sheet's tracers (beyond the vortons' box) interpolate from other points:
+// the likely reason, not traced further. The tolerance is the one above, 10⁻⁵ m (1/2,400 of
+// the spacing, 0.024 m); the old way fails it 29,000-fold.
 TEST_F(GpuTracerTest, WorkerMovesTracersThroughAFastBallsSubstepsAsOnTheCpu) {
     SceneSetup setup = test::LoadSetup("ball_through_smoke");
     setup.params.tracerCount = 8000;
