@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -583,6 +584,14 @@ private:
     int Substeps(float dt) const;
     /// Held body b's velocity: to its target in `timeLeft` (s), at most GrabSpeedLimit().
     glm::vec3 GrabVelocity(std::size_t b, float timeLeft) const;
+    /// The velocity (m/s) body b is moved with over a step or substep that ends at
+    /// `endTime` (s) with `timeLeft` (s) of the step still to go, when its motion is
+    /// prescribed: held, GrabVelocity(b, timeLeft); fixed and oscillating, its
+    /// CarriedVelocity at endTime; fixed, the velocity it had before it was last held
+    /// (BodyState::velocityBeforeGrab). std::nullopt for a free body, which the fluid
+    /// and gravity move. The one place both body models (CoupleBodies, MoveBodies) and
+    /// Substeps decide it.
+    std::optional<glm::vec3> KinematicVelocity(std::size_t b, float timeLeft, double endTime) const;
     /// Lets go of the vortons farther than wake_length from every body, but
     /// for those holding a group's fluid and those within two cells of a
     /// layer's fluid or fluid with a density deviation (at each remesh; both

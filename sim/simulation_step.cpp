@@ -127,9 +127,7 @@ int Simulation::Substeps(float dt) const {
         // A held body moves this step at the velocity that takes it to its
         // target (CoupleBodies), not at the one it has; a fixed one just let
         // go at the one it had before it was held.
-        const BodySpec& spec = m_setup.bodies[b];
-        const bool anchored = spec.fixed && !(spec.oscillationPeriod > 0.0f);
-        const glm::vec3 v = body.grabbed ? GrabVelocity(b, dt) : anchored ? body.velocityBeforeGrab : body.velocity;
+        const glm::vec3 v = KinematicVelocity(b, dt, m_time + double(dt)).value_or(body.velocity);
         fastest = std::max(fastest, glm::length(v - m_setup.params.freeStream));
     }
     const float courant = fastest * dt / h;
@@ -143,6 +141,19 @@ glm::vec3 Simulation::GrabVelocity(std::size_t b, float timeLeft) const {
     const float vmax = GrabSpeedLimit();
     if (glm::length(v) > vmax) v *= vmax / glm::length(v);
     return v;
+}
+
+std::optional<glm::vec3> Simulation::KinematicVelocity(std::size_t b, float timeLeft, double endTime) const {
+    const BodySpec& spec = m_setup.bodies[b];
+    const BodyState& body = m_bodies[b];
+    // Held: there at the step's end, at the velocity that takes it there.
+    if (body.grabbed) return GrabVelocity(b, timeLeft);
+    // Fixed and oscillating: carried at its prescribed velocity.
+    if (spec.fixed && spec.oscillationPeriod > 0.0f) return CarriedVelocity(spec, endTime);
+    // Fixed: keeps its velocity; let go by a drag, it is back at the one it had
+    // before, where it was let go (a drag moves a fixed body, it does not throw it).
+    if (spec.fixed) return body.velocityBeforeGrab;
+    return std::nullopt;
 }
 
 float Simulation::GrabSpeedLimit() const {

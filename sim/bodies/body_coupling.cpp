@@ -525,18 +525,11 @@ void Simulation::CoupleBodies(const StepContext& c) {
         // implicit in Ω so any time step is stable.
         const double friction = 8.0 * kPi * rho * double(p.viscosity) * radius * radius * radius;
         glm::dvec3 dv(0.0), dw(0.0);
-        if (body.grabbed) {
-            // Kinematic: there at the step's end, at the velocity that takes it there.
-            dv = D(GrabVelocity(b, c.StepLeft())) - v0;
-        } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
-            // Carried at its prescribed velocity at the step's end; its change
-            // releases the sheet and accelerates the displaced fluid as a free
-            // body's does, so fluidForce is the whole force the body feels.
-            dv = D(CarriedVelocity(spec, m_time + double(dt))) - v0;
-        } else if (spec.fixed) {
-            // Keeps its velocity; let go by a drag, it is back at the one it had before,
-            // where it was let go (a drag moves a fixed body, it does not throw it).
-            dv = D(body.velocityBeforeGrab) - v0;
+        if (const std::optional<glm::vec3> kinematic = KinematicVelocity(b, c.StepLeft(), m_time + double(dt))) {
+            // Prescribed (held, fixed, oscillating): its change releases the sheet and
+            // accelerates the displaced fluid as a free body's does, so fluidForce is
+            // the whole force the body feels.
+            dv = D(*kinematic) - v0;
         } else if (spec.density > 0.0f) {
             // Momentum of body and fluid (Wu 1981): m ΔV = F dt − ρ ΔI + ρ V_b ΔV,
             // with ΔI = ΔI_push + I0 + L ΔV.

@@ -208,13 +208,8 @@ void Simulation::MoveBodies(float dt) {
         const double friction = 8.0 * std::numbers::pi * mu * radius * radius * radius;
         const glm::dvec3 spinFluid = 0.5 * fluid.vorticity;
         const bool free = !b.grabbed && !spec.fixed && spec.density > 0.0f;
-        if (b.grabbed) {
-            // Kinematic: there in one step, at the velocity that takes it there.
-            b.velocity = GrabVelocity(i, dt);
-        } else if (spec.fixed && spec.oscillationPeriod > 0.0f) {
-            b.velocity = CarriedVelocity(spec, m_time + double(dt));
-        } else if (spec.fixed) {
-            b.velocity = b.velocityBeforeGrab;  // let go by a drag: not thrown (BodyState)
+        if (const std::optional<glm::vec3> kinematic = KinematicVelocity(i, dt, m_time + double(dt))) {
+            b.velocity = *kinematic;  // held, fixed or oscillating
         } else if (free) {
             // (m + ½ρ_fV) dv/dt = W + (3/2)ρ_fV Du_f/Dt + k(u_f − v),
             // (I dΩ/dt = 8πμR³(½ω_f − Ω)), backward Euler in the drags; the
