@@ -405,6 +405,17 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
         }
     }
 
+    // The floor, whatever the budget: a flow that decays everywhere at once
+    // (a ball come to rest in still water) would otherwise keep every vorton.
+    if (settings.cullVorticity > 0.0f) {
+        const float least = settings.cullVorticity * h * h * h;
+        for (const auto& [s, idx] : weak) {
+            if (tier[idx] != kVorticity || !(s < least)) continue;
+            tier[idx] = kDropped;
+            dropped += double(s);
+        }
+    }
+
     if (settings.diffusionReceivers) {
         // Receivers next to the kept vorticity that is not negligible: PSE can
         // then pass it on into still fluid. A culled point among them stays

@@ -29,6 +29,12 @@ struct RemeshSettings {
     /// long as their Σ|α| stays below this fraction of the total Σ|α|: it
     /// bounds what one remesh may change Σα and the impulse ½Σx×α by.
     float cullFraction = 1.0e-4f;
+    /// And whatever that budget, the lattice points that carry only vorticity
+    /// weaker than this (|α|/h³ < cullVorticity, 1/s) are dropped: a budget
+    /// relative to the total lets no point go from a flow that decays
+    /// everywhere at once, which then keeps its count and its cost for ever
+    /// at a strength no tracer could show. 0: no floor.
+    float cullVorticity = 0.0f;
     /// A point holds a group's fluid when that group's volume there is at
     /// least this fraction of the cell volume h³; thinner traces of the group
     /// (the kernel's spread at the edges) are folded back into the group's
@@ -106,7 +112,8 @@ enum class CoarseningCause : std::uint8_t {
 /// What a remesh did.
 struct RemeshReport {
     std::size_t before = 0, after = 0;
-    /// Σ|α| of the dropped points / Σ|α| of all: what the remesh let go.
+    /// Σ|α| of the dropped points / Σ|α| of all: what the remesh let go
+    /// (above cullFraction only by what the cullVorticity floor dropped, or the cap).
     double droppedStrength = 0.0;
     /// The max_vortons cap forced drops beyond the cullFraction budget.
     bool capped = false;
@@ -134,7 +141,7 @@ struct RemeshReport {
 ///    settings.diffusionReceivers, next to kept vorticity (chosen after the
 ///    cull; a culled point chosen so keeps no strength);
 ///  - its vorticity is not among the weakest that the cullFraction budget
-///    lets go.
+///    lets go, and not below the cullVorticity floor.
 /// So a blob keeps its vortons and a halo, a wake keeps its vorticity, and
 /// the empty rim that the kernel's spread would add at every remesh does not
 /// accumulate: the count stays bounded. Remeshing restores the overlap of

@@ -329,5 +329,96 @@ TEST(RemeshBody, AtTheCapABodysShellOutranksTheFluid) {
     EXPECT_LT(MassChange(before, TotalsOf(v, f.setup)), 1.0e-5);
 }
 
+/// The developed vortex ring as vorticity alone (its vortons moved to the
+/// ambient group, so none holds a group's fluid), its vorticity scaled by `scale`.
+Vortons RingScaled(const DevelopedFlow& f, float scale) {
+    Vortons v = f.developed;
+    for (std::size_t k = 0; k < v.Size(); ++k) {
+        v.group[k] = kAmbientGroup;
+        v.massFraction[k] = 0.0f;
+        v.vorticity[k] *= scale;
+    }
+    return v;
+}
+
+/// Largest |ω| (1/s) and Σ|α| (m³/s) of `v`.
+float PeakVorticity(const Vortons& v) {
+    float largest = 0.0f;
+    for (std::size_t k = 0; k < v.Size(); ++k) largest = std::max(largest, glm::length(v.vorticity[k]));
+    return largest;
+}
+double TotalAbsStrength(const Vortons& v) {
+    double sum = 0.0;
+    for (std::size_t k = 0; k < v.Size(); ++k) sum += double(glm::length(v.vorticity[k])) * double(v.volume[k]);
+    return sum;
+}
+
+TEST(RemeshCull, AFlowDeadEverywhereIsLetGoALiveOneKeepsItsBits) {
+    // The relative budget (cullFraction of Σ|α|) lets nothing go from a flow
+    // that has decayed everywhere at once: each remesh drops 1e-4 of what is
+    // left. ball_through_smoke's stopped ball kept 16,858 vortons and 31–41 ms
+    // a step at 600 s, its fastest fluid at 5e-8 m/s (stop 93). The floor
+    // cullVorticity drops vorticity-only points weaker than it whatever the
+    // budget. Floor 5e-6 1/s (10⁻⁷ rad a step at dt 0.02 s, the simulation's).
+    DevelopedFlow f("vortex_ring");
+    RemeshSettings settings = f.settings;
+    const float floor = 5.0e-6f;
+    const float h = f.lattice.spacing;
+
+    // A live ring (peak 10 1/s): the floor changes no bit, the budget having
+    // dropped every point it would.
+    {
+        const Vortons live = RingScaled(f, 10.0f / PeakVorticity(f.developed));
+        Vortons without = live, with = live;
+        settings.cullVorticity = 0.0f;
+        ASSERT_TRUE(Remesh(f.lattice, settings, without));
+        settings.cullVorticity = floor;
+        ASSERT_TRUE(Remesh(f.lattice, settings, with));
+        ASSERT_EQ(with.Size(), without.Size());
+        for (std::size_t k = 0; k < with.Size(); ++k) {
+            ASSERT_EQ(with.position[k], without.position[k]) << k;
+            ASSERT_EQ(with.vorticity[k], without.vorticity[k]) << k;
+        }
+    }
+    // The same ring decayed so far that its whole Σ|α| is half the floor's
+    // on one lattice point, h³·floor/2: no lattice point can hold more (the
+    // M4′ weights are at most 1), so every vorton goes with the floor;
+    // without it the budget keeps all but a handful.
+    {
+        const Vortons dead = RingScaled(f, float(0.5 * double(floor) * double(h) * h * h / TotalAbsStrength(f.developed)));
+        Vortons without = dead, with = dead;
+        settings.cullVorticity = 0.0f;
+        RemeshReport kept;
+        ASSERT_TRUE(Remesh(f.lattice, settings, without, &kept));
+        EXPECT_LE(kept.droppedStrength, 1.0e-4);
+        EXPECT_GT(without.Size(), dead.Size() / 2);
+        settings.cullVorticity = floor;
+        RemeshReport report;
+        ASSERT_TRUE(Remesh(f.lattice, settings, with, &report));
+        EXPECT_EQ(with.Size(), 0u);
+        EXPECT_NEAR(report.droppedStrength, 1.0, 1.0e-6);
+    }
+    // Decayed to 20 times the floor at its vortons' peak: its weak rim goes,
+    // each kept point carries at least the floor, and what was let go is a
+    // small part of Σ|α| (the rim of a Gaussian core below 1/20 of its peak).
+    {
+        const Vortons fading = RingScaled(f, 20.0f * floor / PeakVorticity(f.developed));
+        Vortons without = fading, with = fading;
+        settings.cullVorticity = 0.0f;
+        ASSERT_TRUE(Remesh(f.lattice, settings, without));
+        settings.cullVorticity = floor;
+        RemeshReport report;
+        ASSERT_TRUE(Remesh(f.lattice, settings, with, &report));
+        test::Measured("kept_fraction", double(with.Size()) / double(without.Size()));
+        test::Measured("dropped_strength", report.droppedStrength);
+        EXPECT_LT(with.Size(), without.Size());
+        EXPECT_GT(with.Size(), 0u);
+        for (std::size_t k = 0; k < with.Size(); ++k) {
+            ASSERT_GE(glm::length(with.vorticity[k]) * with.volume[k], floor * h * h * h * 0.9999f) << k;
+        }
+        EXPECT_LT(report.droppedStrength, 0.1);
+    }
+}
+
 }  // namespace
 }  // namespace vorton
