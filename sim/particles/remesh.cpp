@@ -407,8 +407,8 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
 
     // The floor, whatever the budget: a flow that decays everywhere at once
     // (a ball come to rest in still water) would otherwise keep every vorton.
-    const float least = std::max(0.0f, settings.cullVorticity) * h * h * h;
-    if (least > 0.0f) {
+    if (settings.cullVorticity > 0.0f) {
+        const float least = settings.cullVorticity * h * h * h;
         for (const auto& [s, idx] : weak) {
             if (tier[idx] != kVorticity || !(s < least)) continue;
             tier[idx] = kDropped;
@@ -439,14 +439,10 @@ bool RemeshOnto(const Lattice& lattice, float sigma, const RemeshSettings& setti
     }
     for (std::size_t idx = 0; idx < points; ++idx) {
         // What the spreading put inside a body is kept (the caller moves it
-        // out to the surface): the vorticity the body made stays in the flow,
-        // unless it is below the floor (a ball at rest kept ~790 such vortons
-        // of |ω| < 1e-7 1/s in its wall layer for ever).
-        if (tier[idx] != kInside) continue;
-        const float strength = glm::length(alpha[idx]);
-        if (settings.keepInside && strength > 0.0f && !(strength < least)) continue;
+        // out to the surface): the vorticity the body made stays in the flow.
+        if (tier[idx] != kInside || (settings.keepInside && glm::length(alpha[idx]) > 0.0f)) continue;
         tier[idx] = kDropped;
-        dropped += double(strength);
+        dropped += double(glm::length(alpha[idx]));
     }
 
     // Gap (m) from lattice point (i, j, k) to the nearest body's surface.

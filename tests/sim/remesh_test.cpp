@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <vector>
 #include <string>
 
@@ -418,55 +417,6 @@ TEST(RemeshCull, AFlowDeadEverywhereIsLetGoALiveOneKeepsItsBits) {
             ASSERT_GE(glm::length(with.vorticity[k]) * with.volume[k], floor * h * h * h * 0.9999f) << k;
         }
         EXPECT_LT(report.droppedStrength, 0.1);
-    }
-}
-
-TEST(RemeshCull, ABallAtRestLetsItsDeadWallLayerGo) {
-    // With body sheets what the spreading puts inside a ball is kept (keepInside: the
-    // caller moves it out to the surface), so a ball at rest kept a wall layer of ~790
-    // vortons of |ω| < 1e-7 1/s for ever (ball_through_smoke, 500–760 s, stop 94). A
-    // ring of vortons around the ball, 0.5 h outside its surface: live (1 1/s), the floor
-    // loses only the kernel's faintest spread (points under the floor); dead (1e-7 1/s,
-    // under the floor of 5e-6), every vorton goes.
-    const Lattice lattice{glm::vec3(0.0f), 0.125f};
-    const float h = lattice.spacing, sigma = h, radius = 5.0f * h;
-    const glm::vec4 ball(0.03f, -0.02f, 0.01f, radius);
-    const std::vector<glm::vec4> bodies{ball};
-    RemeshSettings settings;
-    settings.sigma = sigma;
-    settings.bodies = bodies;
-    settings.keepInside = true;
-    auto wallLayer = [&](float omega) {
-        Vortons v;
-        for (int i = 0; i < 64; ++i) {
-            const float a = 2.0f * std::numbers::pi_v<float> * float(i) / 64.0f;
-            const glm::vec3 e(std::cos(a), std::sin(a), 0.0f);
-            v.Add(glm::vec3(ball) + (radius + 0.5f * h) * e, omega * glm::vec3(-e.y, e.x, 0.0f), sigma, h * h * h,
-                  kAmbientGroup);
-        }
-        return v;
-    };
-    for (const float omega : {1.0f, 1.0e-7f}) {
-        Vortons without = wallLayer(omega), with = wallLayer(omega);
-        settings.cullVorticity = 0.0f;
-        ASSERT_TRUE(Remesh(lattice, settings, without));
-        settings.cullVorticity = 5.0e-6f;
-        ASSERT_TRUE(Remesh(lattice, settings, with));
-        // Some of the layer's strength lands on lattice points inside the ball.
-        std::size_t inside = 0;
-        for (const glm::vec3& x : without.position) inside += glm::length(x - glm::vec3(ball)) < radius;
-        ASSERT_GT(inside, 0u) << omega;
-        if (omega > 1.0e-3f) {
-            // Live: only the kernel's faintest spread goes, the points under the floor.
-            std::size_t above = 0;
-            for (const glm::vec3& w : without.vorticity) above += !(glm::length(w) < 5.0e-6f);
-            EXPECT_EQ(with.Size(), above);
-            EXPECT_GT(above, without.Size() * 9 / 10);
-            for (const glm::vec3& w : with.vorticity) ASSERT_GE(glm::length(w), 5.0e-6f);
-        } else {
-            EXPECT_GT(without.Size(), 64u);
-            EXPECT_EQ(with.Size(), 0u);
-        }
     }
 }
 
