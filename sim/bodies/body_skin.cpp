@@ -207,8 +207,9 @@ void Simulation::MoveBodies(float dt) {
         const double drag = 6.0 * std::numbers::pi * mu * radius * (1.0 + 0.15 * std::pow(re, 0.687));
         const double friction = 8.0 * std::numbers::pi * mu * radius * radius * radius;
         const glm::dvec3 spinFluid = 0.5 * fluid.vorticity;
-        const bool free = !b.grabbed && !spec.fixed && spec.density > 0.0f;
-        if (const std::optional<glm::vec3> kinematic = KinematicVelocity(i, dt, m_time + double(dt))) {
+        const std::optional<glm::vec3> kinematic = KinematicVelocity(i, dt, m_time + double(dt));
+        const bool free = !kinematic && spec.density > 0.0f;
+        if (kinematic) {
             b.velocity = *kinematic;  // held, fixed or oscillating
         } else if (free) {
             // (m + ½ρ_fV) dv/dt = W + (3/2)ρ_fV Du_f/Dt + k(u_f − v),

@@ -341,16 +341,11 @@ Vortons RingScaled(const DevelopedFlow& f, float scale) {
     return v;
 }
 
-/// Largest |ω| (1/s) and Σ|α| (m³/s) of `v`.
+/// Largest |ω| (1/s) of `v`.
 float PeakVorticity(const Vortons& v) {
     float largest = 0.0f;
     for (std::size_t k = 0; k < v.Size(); ++k) largest = std::max(largest, glm::length(v.vorticity[k]));
     return largest;
-}
-double TotalAbsStrength(const Vortons& v) {
-    double sum = 0.0;
-    for (std::size_t k = 0; k < v.Size(); ++k) sum += double(glm::length(v.vorticity[k])) * double(v.volume[k]);
-    return sum;
 }
 
 TEST(RemeshCull, AFlowDeadEverywhereIsLetGoALiveOneKeepsItsBits) {
@@ -385,7 +380,7 @@ TEST(RemeshCull, AFlowDeadEverywhereIsLetGoALiveOneKeepsItsBits) {
     // M4′ weights are at most 1), so every vorton goes with the floor;
     // without it the budget keeps all but a handful.
     {
-        const Vortons dead = RingScaled(f, float(0.5 * double(floor) * double(h) * h * h / TotalAbsStrength(f.developed)));
+        const Vortons dead = RingScaled(f, float(0.5 * double(floor) * double(h) * h * h / TotalsOf(f.developed, f.setup).absAlpha));
         Vortons without = dead, with = dead;
         settings.cullVorticity = 0.0f;
         RemeshReport kept;
