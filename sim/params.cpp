@@ -34,7 +34,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 27> infos{{
+    static const std::array<ParamInfo<P>, 28> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -109,6 +109,10 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"wake_length", "Wake length", "m", &P::wakeLength, 0.0f, 1.0e4f, true, false,
          "vortons that carry only vorticity and are farther than this from every body (and from a layer's or "
          "buoyant fluid) are let go at each remesh, so a travelling body's wake keeps a bounded extent and the step a steady cost (0: kept)", Panel::Solver, 0.0f, 20.0f},
+        {"body_restitution", "Ball bounce", "", &P::bodyRestitution, 0.0f, 1.0f, true, false,
+         "coefficient of restitution e of two bodies that touch: the speed at which they close along the line "
+         "of their centres leaves at e times it (0: they stop against each other, 1: elastic; frictionless)",
+         Panel::Fluid},
         {"seed", "Random seed", "", &P::seed, 0.0f, 1.0e9f, false, false,
          "seed of the tracer placement (applied on reset)"},
     }};

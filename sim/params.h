@@ -152,6 +152,13 @@ struct SimParams {
     /// go at each remesh, so a body that travels keeps a wake of bounded
     /// extent and a steady cost; 0: kept (live).
     float wakeLength = 0.0f;
+    /// e, the coefficient of restitution of two bodies that touch: their
+    /// relative velocity along the line of centres leaves at −e times what it
+    /// came in with (frictionless spheres; Simulation::CollideBodies). A wet
+    /// collision loses energy to the fluid squeezed out between the spheres
+    /// (Gondret, Lance & Petit 2002, Phys. Fluids 14: e from 0 to about 0.95
+    /// by the Stokes number of the approach); 0.5 is a middle value (live).
+    float bodyRestitution = 0.5f;
     int seed = 1;                            ///< random seed for tracer placement (on reset)
 };
 

@@ -223,6 +223,13 @@ public:
     std::span<const BodyState> Bodies() const { return m_bodies; }
     /// The state of body i, to edit between steps (the panel, tests).
     BodyState& MutableBody(std::size_t i);
+    /// Brings the bodies' states in line with Setup().bodies after an edit added,
+    /// removed or reordered bodies (the panel's "Add a ball" and "Remove", an undo):
+    /// a body keeps its state by name (MatchBodies), a new one starts at its spec
+    /// (position, velocity, spin), a removed one goes with the vorticity of its own
+    /// spin (with body sheets, Kelvin's sum loses its 2ΩV). Each step calls it first;
+    /// call it after such an edit to read Bodies() in the new order before the step.
+    void SyncBodies();
     /// Holds body i at `target` (m) from the next step on: it moves there in
     /// one step as a kinematic body, and the fluid feels it.
     void GrabBody(std::size_t i, glm::vec3 target);
@@ -544,7 +551,13 @@ private:
     /// their vorticity onto its solenoidal part (projection.h), and keeps the tallies.
     void RemeshVortons();
     // Bodies, stratification and emitters (simulation_bodies.cpp).
-    void SyncBodies();
+    /// Bodies that touch bounce off each other (ResolveSphereContacts with
+    /// body_restitution): after the bodies moved, before the vortons are pushed
+    /// out of them. Held and fixed bodies do not give way; the fluid is not
+    /// part of the contact (it feels the new velocities next step). A contact
+    /// closing slower than gravity's pull gives in two steps of `dt` (s) is a
+    /// resting one and does not bounce.
+    void CollideBodies(float dt);
     void AddBodyVelocity(std::span<const glm::vec3> points, std::span<glm::vec3> velocity,
                          std::span<const glm::vec3> vorticity, std::span<glm::vec3> stretch) const;
     float FluidDensityAround(std::size_t body) const;
@@ -625,6 +638,9 @@ private:
 
     SceneSetup m_setup;
     std::vector<BodyState> m_bodies;
+    /// The names and radii (m) of m_bodies' bodies at the last SyncBodies.
+    std::vector<std::string> m_bodyNames;
+    std::vector<float> m_bodyRadii;
     glm::dvec3 m_collisionImpulse{0.0};
     /// Impulse of vortons a remesh put inside a body and the body pushed
     /// out, per body: the next CoupleBodies counts it.

@@ -295,6 +295,13 @@ Status Simulation::RestoreState(std::string_view bytes) {
     Reader again{bytes, 0, {}, m_setup.bodies.size()};
     TransferState(again, *this);
     assert(again.error.empty() && again.at == bytes.size());
+    // The state's bodies are the setup's, in its order.
+    m_bodyNames.clear();
+    m_bodyRadii.clear();
+    for (const BodySpec& b : m_setup.bodies) {
+        m_bodyNames.push_back(b.name);
+        m_bodyRadii.push_back(b.radius);
+    }
     m_densityGridValid = false;
     m_internals->profile.Build(m_setup.groups, m_seededSpacing);
     // Other grid values under the same geometry: new serials. A saved cache only covers

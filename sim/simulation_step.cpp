@@ -361,8 +361,10 @@ std::string Simulation::StageBodies(StepContext& c) {
     if (!m_bodies.empty()) {
         if (BodySheets()) {
             CoupleBodies(c);
+            CollideBodies(c.dt);
         } else {
             MoveBodies(c.dt);
+            CollideBodies(c.dt);
             CollideVortons();
         }
         BudgetAttribute(&ImpulseBudget::bodies);

@@ -3,6 +3,10 @@
 /// Rigid spheres moved by the fluid (Gourlay part 4: fluid–body interaction;
 /// part 9: body buoyancy).
 
+#include <span>
+#include <string>
+#include <vector>
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
 
@@ -49,5 +53,35 @@ float SphereVolume(float radius);
 float BodyMass(const BodySpec& spec);
 /// Moment of inertia of a solid sphere, 2/5·m·R², kg·m².
 float BodyInertia(const BodySpec& spec);
+
+/// Which body of `before` each body of `after` is, by name (a setup's names are
+/// unique: SetupProblem): per body of `after`, the index in `before` of the body
+/// of its name, or −1 for a body `before` does not have. Bodies added, removed or
+/// reordered by an edit (the panel's "Add a ball", "Remove", an undo) keep their
+/// state through it (Simulation::SyncBodies, the worker's plots).
+std::vector<int> MatchBodies(std::span<const std::string> before, std::span<const BodySpec> after);
+
+/// A sphere in a contact (ResolveSphereContacts): centre (m), velocity (m/s),
+/// radius (m) and 1/mass (1/kg; 0: immovable, as a fixed or held body).
+struct ContactSphere {
+    glm::vec3 position{0.0f};
+    glm::vec3 velocity{0.0f};
+    float radius = 0.0f;
+    float inverseMass = 0.0f;
+};
+
+/// Frictionless contacts of rigid spheres, pair by pair in index order (so the
+/// result does not depend on threads): spheres that overlap are moved apart
+/// along the line of their centres, each by its share 1/m of the overlap, and
+/// if they close along it at speed v_n they take the impulse that makes them
+/// leave at `restitution`·v_n (Newton's law of restitution; momentum is kept:
+/// Σ m v is the same before and after between movable spheres). Up to 16
+/// passes (Gauss–Seidel), for spheres that touch more than one other: a row of
+/// five pushed 1 cm into each other ends within 0.1 mm. Returns the contacts
+/// found in the first pass. No spin: frictionless spheres exchange no torque.
+/// Spheres that close slower than `restingSpeed` (m/s) stop against each other
+/// instead (restitution 0): a resting contact, as Box2D's velocity threshold
+/// makes one, so a ball lying on another does not bounce a little every step.
+int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, float restingSpeed = 0.0f);
 
 }  // namespace vorton

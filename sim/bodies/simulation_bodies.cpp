@@ -43,18 +43,84 @@ const std::array<glm::vec3, 14>& SampleDirections() {
 }  // namespace
 
 void Simulation::SyncBodies() {
-    // Bodies added to the setup since the last reset start at their spec.
-    while (m_bodies.size() < m_setup.bodies.size()) {
-        const BodySpec& spec = m_setup.bodies[m_bodies.size()];
-        BodyState b;
+    const std::size_t nb = m_setup.bodies.size();
+    bool same = m_bodies.size() == nb && m_bodyNames.size() == nb;
+    for (std::size_t i = 0; same && i < nb; ++i) same = m_bodyNames[i] == m_setup.bodies[i].name;
+    if (same) return;
+    // An edit added, removed or reordered bodies (or a reset, with none kept):
+    // each keeps its state by name, a new one starts at its spec.
+    const bool sheetsBefore = m_setup.params.bodySheet && !m_bodies.empty();
+    const std::vector<int> from = MatchBodies(m_bodyNames, m_setup.bodies);
+    std::vector<BodyState> bodies(nb);
+    std::vector<std::uint8_t> fresh(nb, 1);
+    std::vector<glm::dvec3> pending(m_pendingPushImpulse.empty() ? 0 : nb, glm::dvec3(0.0));
+    std::vector<char> kept(m_bodies.size(), 0);
+    for (std::size_t i = 0; i < nb; ++i) {
+        const int j = from[i];
+        if (j >= 0 && std::size_t(j) < m_bodies.size()) {
+            kept[std::size_t(j)] = 1;
+            bodies[i] = m_bodies[std::size_t(j)];
+            if (std::size_t(j) < m_bodyFresh.size()) fresh[i] = m_bodyFresh[std::size_t(j)];
+            if (std::size_t(j) < m_pendingPushImpulse.size()) pending[i] = m_pendingPushImpulse[std::size_t(j)];
+            continue;
+        }
+        const BodySpec& spec = m_setup.bodies[i];
+        BodyState& b = bodies[i];
         b.position = spec.position;
         b.velocity = spec.velocity;
         b.velocityBeforeGrab = spec.velocity;
         b.angularVelocity = spec.angularVelocity;
-        m_bodies.push_back(b);
     }
-    m_bodies.resize(m_setup.bodies.size());
-    m_bodyFresh.resize(m_bodies.size(), 1);
+    if (sheetsBefore) {
+        // Kelvin's sum counts each body's own vorticity 2ΩV (CoupleBodies): a
+        // body that goes takes its share with it, or the sheets of the others
+        // would put it into the fluid.
+        for (std::size_t j = 0; j < m_bodies.size(); ++j) {
+            if (kept[j] || j >= m_bodyRadii.size()) continue;
+            m_kelvinStrength -= 2.0 * double(SphereVolume(m_bodyRadii[j])) * glm::dvec3(m_bodies[j].angularVelocity);
+        }
+    }
+    m_bodies = std::move(bodies);
+    m_bodyFresh = std::move(fresh);
+    m_pendingPushImpulse = std::move(pending);
+    m_bodyNames.resize(nb);
+    m_bodyRadii.resize(nb);
+    for (std::size_t i = 0; i < nb; ++i) {
+        m_bodyNames[i] = m_setup.bodies[i].name;
+        m_bodyRadii[i] = m_setup.bodies[i].radius;
+    }
+    // Kelvin's sum is kept only while there are bodies: the first body of a
+    // fluid that had none starts from the fluid's Σα, as a reset does.
+    if (!sheetsBefore && BodySheets()) m_kelvinStrength = TotalStrength();
+    // The image flow and the velocities cached at the step's start were those
+    // of the old bodies.
+    m_internals->images.clear();
+    m_internals->surfaceVelocity.clear();
+    m_cacheValid = false;
+}
+
+void Simulation::CollideBodies(float dt) {
+    const std::size_t nb = m_bodies.size();
+    if (nb < 2) return;
+    std::vector<ContactSphere> spheres(nb);
+    for (std::size_t b = 0; b < nb; ++b) {
+        const BodySpec& spec = m_setup.bodies[b];
+        const BodyState& body = m_bodies[b];
+        // Held and fixed bodies, and massless ones, do not give way (as they do not to the fluid).
+        const bool movable = !body.grabbed && !spec.fixed && spec.density > 0.0f;
+        spheres[b] = ContactSphere{body.position, body.velocity, spec.radius, movable ? 1.0f / BodyMass(spec) : 0.0f};
+    }
+    // Closing slower than gravity's pull gives in two steps: a ball resting on another, which
+    // would otherwise bounce a little every step.
+    const float resting = 2.0f * glm::length(m_setup.params.gravity) * dt;
+    if (ResolveSphereContacts(spheres, m_setup.params.bodyRestitution, resting) == 0) return;
+    for (std::size_t b = 0; b < nb; ++b) {
+        BodyState& body = m_bodies[b];
+        if (!(spheres[b].inverseMass > 0.0f)) continue;
+        body.position = spheres[b].position;
+        body.velocity = spheres[b].velocity;
+        body.velocityBeforeGrab = body.velocity;
+    }
 }
 
 float Simulation::FluidDensityAround(std::size_t i) const {

@@ -1,0 +1,162 @@
+// Bodies that touch (ResolveSphereContacts, Simulation::CollideBodies) and bodies
+// added to or taken out of a running scene (MatchBodies, Simulation::SyncBodies):
+// the panel's "Add a ball" and "Remove".
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+#include <gtest/gtest.h>
+
+#include "sim/bodies/rigid_body.h"
+#include "sim/simulation.h"
+#include "test_util.h"
+
+namespace vorton {
+namespace {
+
+BodySpec Ball(const std::string& name, glm::vec3 position, float radius, float density) {
+    BodySpec b;
+    b.name = name;
+    b.position = position;
+    b.radius = radius;
+    b.density = density;
+    return b;
+}
+
+TEST(BodyContact, TwoSpheresLeaveAtTheRestitutionTimesTheirClosingSpeedAndKeepTheirMomentum) {
+    // Masses 1 and 3 kg, touching off-centre with 2 mm of overlap, closing at
+    // 1.5 m/s along the line of centres with a sideways part each keeps
+    // (frictionless). Newton's law of restitution and momentum give the answer.
+    const glm::vec3 n = glm::normalize(glm::vec3(1.0f, 0.5f, -0.25f));
+    const glm::vec3 side = glm::normalize(glm::cross(n, glm::vec3(0.0f, 0.0f, 1.0f)));
+    std::vector<ContactSphere> s(2);
+    s[0] = {glm::vec3(0.0f), 1.0f * n + 0.3f * side, 0.1f, 1.0f};
+    s[1] = {0.198f * n, -0.5f * n - 0.2f * side, 0.1f, 1.0f / 3.0f};
+    const glm::vec3 momentum = s[0].velocity / s[0].inverseMass + s[1].velocity / s[1].inverseMass;
+    const float e = 0.5f;
+    ASSERT_EQ(ResolveSphereContacts(s, e), 1);
+    const glm::vec3 after = s[0].velocity / s[0].inverseMass + s[1].velocity / s[1].inverseMass;
+    EXPECT_LT(glm::length(after - momentum), 1e-5f) << "momentum 2.5 kg m/s along n";
+    // They leave at e·1.5 m/s along the line of centres (float rounding: 1e-5 m/s).
+    EXPECT_NEAR(glm::dot(s[1].velocity - s[0].velocity, n), e * 1.5f, 1e-5f);
+    EXPECT_NEAR(glm::dot(s[0].velocity, side), 0.3f, 1e-6f);
+    EXPECT_NEAR(glm::dot(s[1].velocity, side), -0.2f, 1e-6f);
+    // Apart: touching, the 2 mm shared as 1/m (the light one moves 1.5 mm).
+    EXPECT_NEAR(glm::length(s[1].position - s[0].position), 0.2f, 1e-6f);
+    EXPECT_NEAR(glm::length(s[0].position), 1.5e-3f, 1e-6f);
+}
+
+TEST(BodyContact, AnImmovableSphereReflectsAndSeparatingSpheresKeepTheirVelocities) {
+    // A sphere of inverse mass 0 (fixed or held) gives no way: the other leaves at −e v.
+    std::vector<ContactSphere> s(2);
+    s[0] = {glm::vec3(0.0f), glm::vec3(0.0f), 0.2f, 0.0f};
+    s[1] = {glm::vec3(0.0f, 0.0f, 0.29f), glm::vec3(0.0f, 0.0f, -2.0f), 0.1f, 2.0f};
+    ASSERT_EQ(ResolveSphereContacts(s, 0.25f), 1);
+    EXPECT_EQ(s[0].position, glm::vec3(0.0f));
+    EXPECT_EQ(s[0].velocity, glm::vec3(0.0f));
+    EXPECT_NEAR(s[1].position.z, 0.3f, 1e-6f);
+    EXPECT_NEAR(s[1].velocity.z, 0.5f, 1e-6f);
+    // Already leaving each other: only moved apart.
+    s[1] = {glm::vec3(0.0f, 0.0f, 0.29f), glm::vec3(0.0f, 0.0f, 1.0f), 0.1f, 2.0f};
+    ASSERT_EQ(ResolveSphereContacts(s, 0.25f), 1);
+    EXPECT_EQ(s[1].velocity, glm::vec3(0.0f, 0.0f, 1.0f));
+    // Closing slower than the resting speed: it stops against it, no bounce.
+    s[1] = {glm::vec3(0.0f, 0.0f, 0.29f), glm::vec3(0.0f, 0.0f, -0.3f), 0.1f, 2.0f};
+    ASSERT_EQ(ResolveSphereContacts(s, 0.25f, 0.4f), 1);
+    EXPECT_NEAR(s[1].velocity.z, 0.0f, 1e-7f);
+    // Two immovable ones are left as they are, overlapping or not.
+    s[1].inverseMass = 0.0f;
+    s[1].position = glm::vec3(0.0f, 0.0f, 0.1f);
+    EXPECT_EQ(ResolveSphereContacts(s, 0.25f), 0);
+    EXPECT_EQ(s[1].position, glm::vec3(0.0f, 0.0f, 0.1f));
+}
+
+TEST(BodyContact, ARowOfSpheresPushedTogetherEndsWithNoOverlap) {
+    // Five equal spheres in a row, each overlapping the next by 1 cm: one pass moves
+    // the overlap along the row, the passes that follow take it out (to 0.1 mm: a
+    // pile of balls in the demo is not seen to sink into itself).
+    std::vector<ContactSphere> s(5);
+    for (int i = 0; i < 5; ++i) s[std::size_t(i)] = {glm::vec3(0.19f * float(i), 0.0f, 0.0f), glm::vec3(0.0f), 0.1f, 1.0f};
+    EXPECT_EQ(ResolveSphereContacts(s, 0.5f), 4);
+    for (int i = 0; i + 1 < 5; ++i) {
+        EXPECT_GT(s[std::size_t(i) + 1].position.x - s[std::size_t(i)].position.x, 0.2f - 1e-4f) << i;
+    }
+}
+
+TEST(BodyContact, ABallDroppedOnAFixedBallComesToRestOnItWithoutPassingThrough) {
+    // The skin model in clear water: a ball of twice the water's density falls 0.3 m
+    // onto a fixed ball of its size right below it. Without contacts it falls through
+    // (checked: its centre is 6.2 m below the fixed one's after 3 s). With them it
+    // bounces, each bounce at most e² = 1/4 of the last's height (the water's drag
+    // takes more), and after 3 s it rests on top, still: its centre 2R above the
+    // other's (the resting contact stops it, rather than letting it bounce a little
+    // every step).
+    SceneSetup s;
+    s.params.bodySheet = false;
+    s.params.tracerCount = 0;
+    s.params.bodyRestitution = 0.5f;
+    s.bodies.push_back(Ball("post", glm::vec3(0.0f), 0.1f, 1000.0f));
+    s.bodies.back().fixed = true;
+    s.bodies.push_back(Ball("ball", glm::vec3(0.0f, 0.0f, 0.5f), 0.1f, 2000.0f));
+    Simulation sim(s);
+    float closest = 1.0f, highestAfterFirstBounce = 0.0f;
+    bool bounced = false;
+    for (int step = 0; step < 150; ++step) {
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        const BodyState& ball = sim.Bodies()[1];
+        closest = std::min(closest, glm::length(ball.position - sim.Bodies()[0].position));
+        if (ball.velocity.z > 0.0f) bounced = true;
+        if (bounced && step < 60) highestAfterFirstBounce = std::max(highestAfterFirstBounce, ball.position.z);
+    }
+    EXPECT_TRUE(bounced);
+    EXPECT_GT(closest, 0.2f - 1e-4f) << "the ball's centre came within 2R of the post's";
+    // It came back up, but not to where it fell from (e < 1 and the water's drag).
+    EXPECT_GT(highestAfterFirstBounce, 0.2f + 0.01f);
+    EXPECT_LT(highestAfterFirstBounce, 0.2f + 0.25f * 0.3f);
+    EXPECT_NEAR(sim.Bodies()[1].position.z, 0.2f, 1e-4f);
+    EXPECT_LT(glm::length(sim.Bodies()[1].velocity), 1e-3f);
+    EXPECT_EQ(sim.Bodies()[0].position, glm::vec3(0.0f)) << "the fixed ball gave way";
+}
+
+TEST(BodyEdits, ABallAddedOrRemovedMidRunLeavesTheOthersTheirMotion) {
+    // falling_ball (body sheets) at a small count: a second ball added after 0.4 s
+    // joins at its spec; the first keeps every bit of its state through the edit.
+    // Then the first is removed and the second, now first, keeps its own.
+    SceneSetup s = test::LoadSetup("falling_ball");
+    s.params.tracerCount = 0;
+    Simulation sim(s);
+    ASSERT_TRUE(test::RunSteps(sim, 20).ok);
+    const BodyState first = sim.Bodies()[0];
+    sim.Setup().bodies.push_back(Ball("ball 2", first.position + glm::vec3(0.5f, 0.0f, 0.0f), 0.1f, 1200.0f));
+    sim.SyncBodies();
+    ASSERT_EQ(sim.Bodies().size(), 2u);
+    EXPECT_EQ(sim.Bodies()[0].position, first.position);
+    EXPECT_EQ(sim.Bodies()[0].velocity, first.velocity);
+    EXPECT_EQ(sim.Bodies()[1].position, sim.Setup().bodies[1].position);
+    EXPECT_EQ(sim.Bodies()[1].velocity, glm::vec3(0.0f));
+    ASSERT_TRUE(test::RunSteps(sim, 20).ok);
+    // Both fall (the new one from rest, the first on at its pace).
+    EXPECT_LT(sim.Bodies()[1].velocity.z, -0.1f);
+    EXPECT_LT(sim.Bodies()[0].velocity.z, first.velocity.z - 0.01f);
+    const BodyState second = sim.Bodies()[1];
+    sim.Setup().bodies.erase(sim.Setup().bodies.begin());
+    sim.SyncBodies();
+    ASSERT_EQ(sim.Bodies().size(), 1u);
+    EXPECT_EQ(sim.Bodies()[0].position, second.position);
+    EXPECT_EQ(sim.Bodies()[0].velocity, second.velocity);
+    EXPECT_TRUE(test::RunSteps(sim, 20).ok);
+}
+
+TEST(BodyEdits, MatchBodiesFindsEachBodyByNameWhereverItMoved) {
+    const std::vector<std::string> before{"a", "b", "c"};
+    std::vector<BodySpec> after;
+    for (const char* name : {"c", "a", "new", "b"}) after.push_back(Ball(name, glm::vec3(0.0f), 0.1f, 1000.0f));
+    EXPECT_EQ(MatchBodies(before, after), (std::vector<int>{2, 0, -1, 1}));
+    after.erase(after.begin());  // c removed
+    EXPECT_EQ(MatchBodies(before, after), (std::vector<int>{0, -1, 1}));
+}
+
+}  // namespace
+}  // namespace vorton
