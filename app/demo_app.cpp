@@ -277,7 +277,9 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
             if (m_blowUp.empty()) SetStatus(m_latticeNotice, false);
         }
     }
-    if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= m_front.bodies.size()) m_selectedBody = 0;
+    // (A ball just added is selected before the worker has it.)
+    const std::size_t bodies = std::max(m_front.bodies.size(), m_setup.bodies.size());
+    if (m_selectedBody < 0 || std::size_t(m_selectedBody) >= bodies) m_selectedBody = 0;
     if (m_grabbedBody >= 0 && std::size_t(m_grabbedBody) >= m_front.bodies.size()) ReleaseGrab();
     return m_front.stepsCompleted != stepsBefore;
 }
@@ -315,6 +317,19 @@ void DemoApp::ReturnGpuTracers() {
 
 const SceneSetup& DemoApp::DrawnSetup() const {
     return m_front.sceneId == m_sceneId ? m_setup : m_previousSetup;
+}
+
+const BodySpec* DemoApp::DrawnBodySpec(std::size_t i) const {
+    const std::vector<BodySpec>& specs = DrawnSetup().bodies;
+    if (i >= m_front.bodies.size()) return nullptr;
+    // A snapshot from before names were published (none yet): by index.
+    if (i >= m_front.bodyNames.size()) return i < specs.size() ? &specs[i] : nullptr;
+    const std::string& name = m_front.bodyNames[i];
+    if (i < specs.size() && specs[i].name == name) return &specs[i];
+    for (const BodySpec& spec : specs) {
+        if (spec.name == name) return &spec;
+    }
+    return nullptr;
 }
 
 double DemoApp::CaptureFrame(bool recordNow) {

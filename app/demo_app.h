@@ -169,6 +169,18 @@ public:
     const std::vector<BodyHistory>& BodyHistories() const { return m_front.bodyHistories; }
     /// The body whose history the panel plots (an index into Snapshot().bodies; grabbing selects).
     int& SelectedBody() { return m_selectedBody; }
+    /// Adds a free ball to the running scene (the panel's "Add a ball"): the selected
+    /// body's size, density and colour (with none, 0.1 m and 1.2 times the ambient
+    /// density), at rest at the centre of the view, raised until it touches no other
+    /// body, named "ball N". It joins at the next step; Ctrl+Z takes it back.
+    void AddBall();
+    /// Takes body i (an index into Setup().bodies) out of the running scene; the others
+    /// keep their motion. Ctrl+Z brings it back at its starting place.
+    void RemoveBody(std::size_t i);
+    /// The spec of Snapshot().bodies[i] in the drawn setup, matched by name (the panel's
+    /// setup is a step ahead after a body was added or removed); null for a body the setup
+    /// no longer has.
+    const BodySpec* DrawnBodySpec(std::size_t i) const;
     /// The body under the cursor and the one held by the mouse; -1 for none.
     int HoveredBody() const { return m_hoveredBody; }
     int GrabbedBody() const { return m_drag == Drag::Grab ? m_grabbedBody : -1; }

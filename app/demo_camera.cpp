@@ -43,14 +43,15 @@ void DemoApp::LowerFloor() {
 }
 
 Aabb DemoApp::FramedBox() const {
-    const SceneSetup& setup = DrawnSetup();
-    const std::size_t bodies = std::min(m_front.bodies.size(), setup.bodies.size());
+    const std::size_t bodies = m_front.bodies.size();
     // camera.frame_bodies: only the dye within that many radii of a body's surface counts.
     const float margin = m_scene.camera.frameBodies;
     std::vector<Aabb> near;
     if (margin > 0.0f) {
         for (std::size_t b = 0; b < bodies; ++b) {
-            const glm::vec3 reach((1.0f + margin) * setup.bodies[b].radius);
+            const BodySpec* spec = DrawnBodySpec(b);
+            if (!spec) continue;
+            const glm::vec3 reach((1.0f + margin) * spec->radius);
             near.push_back(Aabb{m_front.bodies[b].position - reach, m_front.bodies[b].position + reach});
         }
     }
@@ -83,7 +84,9 @@ Aabb DemoApp::FramedBox() const {
         }
     }
     for (std::size_t b = 0; b < bodies; ++b) {
-        const glm::vec3 r(setup.bodies[b].radius);
+        const BodySpec* spec = DrawnBodySpec(b);
+        if (!spec) continue;
+        const glm::vec3 r(spec->radius);
         box.Grow(Aabb{m_front.bodies[b].position - r, m_front.bodies[b].position + r});
     }
     return box;

@@ -6,10 +6,14 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 
+#include <glm/vec4.hpp>
+
+#include "app/ui/add_ball.h"
 #include "app/ui/files.h"
 #include "scene/scene_writer.h"
 #include "scene/snapshot.h"
@@ -60,6 +64,35 @@ void DemoApp::HandleUndoKeys(GLFWwindow* window) {
     if (!ctrl) return;
     if (z && !shift) Undo();
     if (y || (z && shift)) Redo();
+}
+
+void DemoApp::AddBall() {
+    // Clear of the bodies where they are now and where a reset puts them.
+    std::vector<glm::vec4> occupied;
+    for (std::size_t i = 0; i < m_front.bodies.size(); ++i) {
+        if (const BodySpec* spec = DrawnBodySpec(i)) occupied.emplace_back(m_front.bodies[i].position, spec->radius);
+    }
+    for (const BodySpec& b : m_setup.bodies) occupied.emplace_back(b.position, b.radius);
+    const BodySpec ball = NewBall(m_setup, m_selectedBody, m_camera.Pose().target, occupied);
+    m_setup.bodies.push_back(ball);
+    m_selectedBody = int(m_setup.bodies.size()) - 1;
+    SetupEdited();
+    char where[96];
+    std::snprintf(where, sizeof where, " at (%.2f, %.2f, %.2f) m", double(ball.position.x), double(ball.position.y),
+                  double(ball.position.z));
+    SetStatus("added '" + ball.name + "'" + where + ": drag it to throw it; Ctrl+Z takes it back", false);
+}
+
+void DemoApp::RemoveBody(std::size_t i) {
+    if (i >= m_setup.bodies.size()) return;
+    const std::string name = m_setup.bodies[i].name;
+    // Grabs name bodies by index, which shifts: none is posted past this (the panel's
+    // button is pressed with the mouse, so no body is being dragged).
+    ForgetBodies();
+    m_setup.bodies.erase(m_setup.bodies.begin() + std::ptrdiff_t(i));
+    if (m_selectedBody > int(i) || m_selectedBody >= int(m_setup.bodies.size())) m_selectedBody = std::max(0, m_selectedBody - 1);
+    SetupEdited();
+    SetStatus("removed '" + name + "' (Ctrl+Z brings it back at its starting place)", false);
 }
 
 Scene DemoApp::SceneAsEdited() const {

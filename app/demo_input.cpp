@@ -79,12 +79,13 @@ platform::Ray DemoApp::CursorRay(GLFWwindow* window, glm::vec2 cursor) const {
 DemoApp::BodyHit DemoApp::PickBody(const platform::Ray& ray) const {
     BodyHit nearest;
     const auto& bodies = m_front.bodies;
-    const auto& specs = DrawnSetup().bodies;
-    for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const BodySpec* spec = DrawnBodySpec(i);
+        if (!spec) continue;
         // |o + t·d − c|² = R² with |d| = 1: t = b ± √(b² − |o − c|² + R²), b = d·(c − o).
         const glm::vec3 toCenter = bodies[i].position - ray.origin;
         const float b = glm::dot(ray.direction, toCenter);
-        const float disc = b * b - glm::dot(toCenter, toCenter) + specs[i].radius * specs[i].radius;
+        const float disc = b * b - glm::dot(toCenter, toCenter) + spec->radius * spec->radius;
         if (disc < 0.0f) continue;
         const float root = std::sqrt(disc);
         const float t = b - root >= 0.0f ? b - root : b + root;  // the far side from inside it

@@ -57,17 +57,18 @@ void DemoApp::DrawScene() {
         input.vortonSize = sim.vortonSize;
     }
     const auto& bodies = sim.bodies;
-    const auto& specs = setup.bodies;
     m_spheres.clear();
-    for (std::size_t i = 0; i < bodies.size() && i < specs.size(); ++i) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const BodySpec* spec = DrawnBodySpec(i);
+        if (!spec) continue;  // removed: gone from the next step
         render::SphereInstance sphere;
         sphere.center = bodies[i].position;
         // Paused, the held body does not step to the cursor: it is drawn where it will go when
         // the run goes on (DrawGrabFeedback says so beside the cursor).
         if (m_paused && int(i) == GrabbedBody() && m_postedTarget) sphere.center = *m_postedTarget;
-        sphere.radius = specs[i].radius;
+        sphere.radius = spec->radius;
         sphere.rotation = glm::mat3_cast(bodies[i].orientation);
-        sphere.color = specs[i].color;
+        sphere.color = spec->color;
         sphere.highlight = int(i) == m_hoveredBody || int(i) == GrabbedBody() || bodies[i].grabbed;
         m_spheres.push_back(sphere);
     }

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -38,36 +41,80 @@ void Plots(DemoApp& app) {
     int& selected = app.SelectedBody();
     if (selected < 0 || std::size_t(selected) >= bodies.size()) selected = 0;
     const auto& histories = app.BodyHistories();
-    const auto& specs = app.Setup().bodies;
-    if (std::size_t(selected) >= histories.size() || std::size_t(selected) >= specs.size()) return;
+    const BodySpec* spec = app.DrawnBodySpec(std::size_t(selected));
+    if (std::size_t(selected) >= histories.size() || !spec) return;
     const BodyHistory& h = histories[std::size_t(selected)];
     const double seconds = double(std::max<std::size_t>(h.height.Values().size(), 1) - 1) * app.Setup().params.dt;
-    ImGui::Text("%s over the last %.1f s", specs[std::size_t(selected)].name.c_str(), seconds);
+    ImGui::Text("%s over the last %.1f s", spec->name.c_str(), seconds);
     HistoryPlot("height", "height", "m", h.height);
     HistoryPlot("speed", "speed", "m/s", h.speed);
+}
+
+/// The state of the body named `name` in the snapshot and its index there, or null (a body
+/// added since, which joins at the next step).
+std::pair<const BodyState*, int> FrontBody(const DemoApp& app, const std::string& name) {
+    const SimSnapshot& front = app.Snapshot();
+    for (std::size_t j = 0; j < front.bodies.size(); ++j) {
+        const BodySpec* spec = app.DrawnBodySpec(j);
+        if (spec && spec->name == name) return {&front.bodies[j], int(j)};
+    }
+    return {nullptr, -1};
+}
+
+/// The scene file's spec of the body named `name`, or null for a body added at run time.
+const BodySpec* SceneSpec(const DemoApp& app, const std::string& name) {
+    for (const BodySpec& spec : app.CurrentScene().setup.bodies) {
+        if (spec.name == name) return &spec;
+    }
+    return nullptr;
+}
+
+void AddRemoveButtons(DemoApp& app, std::optional<std::size_t>& remove) {
+    if (ImGui::Button("Add a ball")) app.AddBall();
+    HelpMarker("a free ball at the centre of the view (raised clear of the others), like the selected body "
+               "in size, density and colour; drag it to throw it, Ctrl+Z takes it back. Balls that touch "
+               "bounce off each other (Fluid: Ball bounce)");
+    const int selected = app.SelectedBody();
+    if (!app.Setup().bodies.empty() && selected >= 0 && std::size_t(selected) < app.Setup().bodies.size()) {
+        ImGui::SameLine();
+        if (ImGui::Button("Remove the selected")) remove = std::size_t(selected);
+        HelpMarker("takes the selected body out of the running scene; the others keep their motion; "
+                   "Ctrl+Z brings it back at its starting place");
+    }
 }
 
 }  // namespace
 
 void BodiesSection(DemoApp& app) {
     std::vector<BodySpec>& specs = app.Setup().bodies;
-    const auto& bodies = app.Snapshot().bodies;
-    if (specs.empty() || bodies.empty()) return;
-    if (!ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (!ImGui::CollapsingHeader("Bodies", specs.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) return;
+    std::optional<std::size_t> remove;
+    AddRemoveButtons(app, remove);
+    if (remove) {
+        app.RemoveBody(*remove);
+        return;
+    }
+    if (specs.empty()) return;
     // The scene's point first: where the selected body goes and how fast.
     Plots(app);
-    const std::vector<BodySpec>& sceneSpecs = app.CurrentScene().setup.bodies;
     const float ambient = app.Setup().params.ambientDensity;
     int& selected = app.SelectedBody();
     bool edited = false;
-    for (std::size_t i = 0; i < specs.size() && i < bodies.size(); ++i) {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
         BodySpec& spec = specs[i];
-        const BodyState& b = bodies[i];
+        const auto [state, index] = FrontBody(app, spec.name);
         // Slider ranges around the scene file's values, so they stay put while dragging.
-        const BodySpec& reference = i < sceneSpecs.size() ? sceneSpecs[i] : spec;
-        ImGui::PushID(int(i));
+        const BodySpec* sceneSpec = SceneSpec(app, spec.name);
+        const BodySpec& reference = sceneSpec ? *sceneSpec : spec;
+        ImGui::PushID(spec.name.c_str());
         ImGui::Separator();
-        ImGui::RadioButton(spec.name.c_str(), &selected, int(i));
+        if (!state) {
+            ImGui::TextDisabled("%s joins at the next step", spec.name.c_str());
+            ImGui::PopID();
+            continue;
+        }
+        const BodyState& b = *state;
+        ImGui::RadioButton(spec.name.c_str(), &selected, index);
         HelpMarker("plot this body's height and speed above; grabbing a body selects it too");
         // Flags on the name's line, then the sliders and colour.
         for (const auto& info : BodyParamInfos()) {

@@ -388,7 +388,27 @@ bool SimWorker::Apply(Pending& work) {
         // "restore scene defaults") gets them back rather than leaving those orphaned.
         const auto& groups = m_sim->Setup().groups;
         for (std::size_t g = work.setup->groups.size(); g < groups.size(); ++g) work.setup->groups.push_back(groups[g]);
+        // Bodies added, removed or reordered (the panel's "Add a ball", "Remove", an undo): each
+        // keeps its state and its plots by name.
+        std::vector<std::string> names;
+        for (const BodySpec& b : m_sim->Setup().bodies) names.push_back(b.name);
         m_sim->Setup() = std::move(*work.setup);
+        const std::vector<int> from = MatchBodies(names, m_sim->Setup().bodies);
+        bool same = from.size() == names.size();
+        for (std::size_t i = 0; same && i < from.size(); ++i) same = from[i] == int(i);
+        if (!same) {
+            m_sim->SyncBodies();
+            std::vector<BodyHistory> histories(from.size());
+            for (std::size_t i = 0; i < from.size(); ++i) {
+                if (from[i] >= 0 && std::size_t(from[i]) < m_bodyHistories.size()) {
+                    histories[i] = std::move(m_bodyHistories[std::size_t(from[i])]);
+                }
+            }
+            m_bodyHistories = std::move(histories);
+            // The states kept for rewinding hold the old bodies, which this setup cannot take back.
+            m_rewind.Clear();
+            changed = true;
+        }
     }
     for (const PaintCommand& paint : work.paints) {
         Status s = Ok{};
@@ -572,6 +592,8 @@ void SimWorker::Fill(SimSnapshot& s) {
     }
 
     s.bodies.assign(sim.Bodies().begin(), sim.Bodies().end());
+    s.bodyNames.clear();
+    for (const BodySpec& b : sim.Setup().bodies) s.bodyNames.push_back(b.name);
     s.bounds = sim.Bounds();
     s.spacing = sim.Spacing();
     s.diagnostics = sim.ComputeDiagnostics();

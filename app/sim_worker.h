@@ -121,6 +121,7 @@ struct SimSnapshot {
     float vortonSize = 0.02f;                ///< sprite diameter, m
     float spacing = 0.0f;                    ///< the vortons' lattice spacing h, m (Simulation::Spacing)
     std::vector<BodyState> bodies;           ///< in the order of Setup().bodies
+    std::vector<std::string> bodyNames;      ///< bodies' names, in their order (the panel's setup may be ahead of them)
     Aabb bounds;
     Diagnostics diagnostics;
     std::string blowUp;         ///< the failed step's report; empty while the simulation is healthy

@@ -212,6 +212,52 @@ TEST(SimWorker, GrabbedBodyMovesToItsTargetInOneStep) {
         << "the initial state and two steps";
 }
 
+TEST(SimWorker, BodiesAddedAndRemovedByThePanelKeepTheirStatesAndPlotsByName) {
+    // The panel's "Add a ball" and "Remove": the setup it posts has a body more, then one
+    // fewer at the front; each body the worker keeps keeps its state and its plots.
+    SceneSetup setup = SmallSetup();
+    BodySpec ball;
+    ball.name = "ball";
+    ball.position = glm::vec3(0.8f, 0.0f, 0.45f);
+    ball.radius = 0.05f;
+    ball.density = 1100.0f;
+    setup.bodies.push_back(ball);
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    LockStepFrame(*worker, Running(), front);
+    LockStepFrame(*worker, Running(), front);
+    ASSERT_EQ(front.bodies.size(), 1u);
+    const BodyState before = front.bodies[0];
+    SceneSetup edited = setup;
+    BodySpec added = ball;
+    added.name = "ball 2";
+    added.position = glm::vec3(-0.8f, 0.0f, 0.45f);
+    edited.bodies.push_back(added);
+    SimWorker::FrameRequest request = Running();
+    request.setup = &edited;
+    LockStepFrame(*worker, request, front);
+    ASSERT_EQ(front.bodies.size(), 2u);
+    EXPECT_EQ(front.bodyNames, (std::vector<std::string>{"ball", "ball 2"}));
+    // The first went on from its state (it is sinking), the new one from its spec.
+    EXPECT_LT(front.bodies[0].position.z, before.position.z);
+    EXPECT_EQ(front.bodyHistories[0].height.Values().size(), 4u) << "the initial state and three steps";
+    EXPECT_EQ(front.bodyHistories[1].height.Values().size(), 1u) << "one step since it was added";
+    EXPECT_LT(std::abs(front.bodies[1].position.x + 0.8f), 1e-3f);
+    const BodyState second = front.bodies[1];
+    // The first removed: the second is now first, with its state and its plot.
+    edited.bodies.erase(edited.bodies.begin());
+    SimWorker::FrameRequest paused;
+    paused.threads = 2;
+    paused.setup = &edited;
+    LockStepFrame(*worker, paused, front);
+    ASSERT_EQ(front.bodies.size(), 1u);
+    EXPECT_EQ(front.bodyNames, (std::vector<std::string>{"ball 2"}));
+    EXPECT_EQ(front.bodies[0].position, second.position);
+    EXPECT_EQ(front.bodies[0].velocity, second.velocity);
+    ASSERT_EQ(front.bodyHistories[0].height.Values().size(), 1u) << "paused: no step since";
+    EXPECT_EQ(front.bodyHistories[0].height.Latest(), second.position.z) << "the plot is ball 2's";
+}
+
 TEST(SimWorker, SceneChangeRebuildsTheSimulation) {
     auto worker = MakeWorker(SmallSetup());
     SimSnapshot front;
