@@ -15,6 +15,7 @@
 #include "app/demo_app.h"
 #include "app/panel.h"
 #include "app/panel_widgets.h"
+#include "app/ui/add_ball.h"
 
 namespace vorton {
 
@@ -103,9 +104,13 @@ void BodiesSection(DemoApp& app) {
     for (std::size_t i = 0; i < specs.size(); ++i) {
         BodySpec& spec = specs[i];
         const auto [state, index] = FrontBody(app, spec.name);
-        // Slider ranges around the scene file's values, so they stay put while dragging.
+        // Slider ranges around the scene file's values, so they stay put while dragging; a
+        // ball added at run time has none (nor a value to offer back): the scene's first
+        // body's ranges, or those of the ball "Add a ball" makes in a scene without bodies.
         const BodySpec* sceneSpec = SceneSpec(app, spec.name);
-        const BodySpec& reference = sceneSpec ? *sceneSpec : spec;
+        const std::vector<BodySpec>& sceneBodies = app.CurrentScene().setup.bodies;
+        const BodySpec added = sceneBodies.empty() ? NewBall(SceneSetup{}, -1, glm::vec3(0.0f), {}) : sceneBodies[0];
+        const BodySpec& reference = sceneSpec ? *sceneSpec : added;
         ImGui::PushID(spec.name.c_str());
         ImGui::Separator();
         if (!state) {
@@ -120,7 +125,7 @@ void BodiesSection(DemoApp& app) {
         for (const auto& info : BodyParamInfos()) {
             if (!info.live || !std::holds_alternative<bool BodySpec::*>(info.member)) continue;
             ImGui::SameLine();
-            edited |= ParamWidget(spec, info, SliderRange{}, &reference);
+            edited |= ParamWidget(spec, info, SliderRange{}, sceneSpec);
         }
         ImGui::SameLine();
         ImGui::TextDisabled("%s", b.grabbed                                               ? "held by the mouse"
@@ -130,7 +135,7 @@ void BodiesSection(DemoApp& app) {
         for (const auto& info : BodyParamInfos()) {
             // Not position and velocities: they are the state at reset.
             if (!info.live || std::holds_alternative<bool BodySpec::*>(info.member)) continue;
-            edited |= ParamWidget(spec, info, BodySlider(info, reference, ambient), &reference);
+            edited |= ParamWidget(spec, info, BodySlider(info, reference, ambient), sceneSpec);
         }
         const glm::vec3 f = b.NetForce();
         ImGui::Text("height %.3f m   speed %.3f m/s", b.position.z, glm::length(b.velocity));
