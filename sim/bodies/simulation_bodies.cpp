@@ -107,7 +107,7 @@ void Simulation::CollideBodies(float dt) {
         const BodySpec& spec = m_setup.bodies[b];
         const BodyState& body = m_bodies[b];
         // Held and fixed bodies, and massless ones, do not give way (as they do not to the fluid).
-        const bool movable = !body.grabbed && !spec.fixed && spec.density > 0.0f;
+        const bool movable = !KinematicVelocity(b, dt, m_time + double(dt)) && spec.density > 0.0f;
         spheres[b] = ContactSphere{body.position, body.velocity, spec.radius, movable ? 1.0f / BodyMass(spec) : 0.0f};
     }
     // Closing slower than gravity's pull gives in two steps: a ball resting on another, which

@@ -184,7 +184,8 @@ TEST(SimWorker, TracerSpeedsAreCopiedWhenAskedFor) {
     EXPECT_TRUE(front.tracerSpeeds.empty());
 }
 
-TEST(SimWorker, GrabbedBodyMovesToItsTargetInOneStep) {
+/// SmallSetup with a small ball (1,100 kg/m³) 0.8 m from the drop.
+SceneSetup SmallSetupWithBall() {
     SceneSetup setup = SmallSetup();
     BodySpec ball;
     ball.name = "ball";
@@ -192,6 +193,11 @@ TEST(SimWorker, GrabbedBodyMovesToItsTargetInOneStep) {
     ball.radius = 0.05f;
     ball.density = 1100.0f;
     setup.bodies.push_back(ball);
+    return setup;
+}
+
+TEST(SimWorker, GrabbedBodyMovesToItsTargetInOneStep) {
+    const SceneSetup setup = SmallSetupWithBall();
     auto worker = MakeWorker(setup);
     SimSnapshot front;
     const glm::vec3 target(0.7f, 0.1f, 0.5f);
@@ -215,13 +221,8 @@ TEST(SimWorker, GrabbedBodyMovesToItsTargetInOneStep) {
 TEST(SimWorker, BodiesAddedAndRemovedByThePanelKeepTheirStatesAndPlotsByName) {
     // The panel's "Add a ball" and "Remove": the setup it posts has a body more, then one
     // fewer at the front; each body the worker keeps keeps its state and its plots.
-    SceneSetup setup = SmallSetup();
-    BodySpec ball;
-    ball.name = "ball";
-    ball.position = glm::vec3(0.8f, 0.0f, 0.45f);
-    ball.radius = 0.05f;
-    ball.density = 1100.0f;
-    setup.bodies.push_back(ball);
+    const SceneSetup setup = SmallSetupWithBall();
+    const BodySpec& ball = setup.bodies[0];
     auto worker = MakeWorker(setup);
     SimSnapshot front;
     LockStepFrame(*worker, Running(), front);
