@@ -390,18 +390,13 @@ bool SimWorker::Apply(Pending& work) {
         for (std::size_t g = work.setup->groups.size(); g < groups.size(); ++g) work.setup->groups.push_back(groups[g]);
         // Bodies added, removed or reordered (the panel's "Add a ball", "Remove", an undo): each
         // keeps its state and its plots by name.
-        std::vector<std::string> names;
-        for (const BodySpec& b : m_sim->Setup().bodies) names.push_back(b.name);
         m_sim->Setup() = std::move(*work.setup);
-        const std::vector<int> from = MatchBodies(names, m_sim->Setup().bodies);
-        bool same = from.size() == names.size();
-        for (std::size_t i = 0; same && i < from.size(); ++i) same = from[i] == int(i);
-        if (!same) {
-            m_sim->SyncBodies();
-            std::vector<BodyHistory> histories(from.size());
-            for (std::size_t i = 0; i < from.size(); ++i) {
-                if (from[i] >= 0 && std::size_t(from[i]) < m_bodyHistories.size()) {
-                    histories[i] = std::move(m_bodyHistories[std::size_t(from[i])]);
+        if (const std::optional<std::vector<int>> from = m_sim->SyncBodies()) {
+            std::vector<BodyHistory> histories(from->size());
+            for (std::size_t i = 0; i < from->size(); ++i) {
+                const int j = (*from)[i];
+                if (j >= 0 && std::size_t(j) < m_bodyHistories.size()) {
+                    histories[i] = std::move(m_bodyHistories[std::size_t(j)]);
                 }
             }
             m_bodyHistories = std::move(histories);

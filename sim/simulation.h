@@ -229,7 +229,10 @@ public:
     /// (position, velocity, spin), a removed one goes with the vorticity of its own
     /// spin (with body sheets, Kelvin's sum loses its 2ΩV). Each step calls it first;
     /// call it after such an edit to read Bodies() in the new order before the step.
-    void SyncBodies();
+    /// Returns, when the bodies changed, for each body of Setup().bodies the index it
+    /// had before (−1 for a new one; MatchBodies), so that a caller can carry its own
+    /// per-body data over; nothing when they did not.
+    std::optional<std::vector<int>> SyncBodies();
     /// Holds body i at `target` (m) from the next step on: it moves there in
     /// one step as a kinematic body, and the fluid feels it.
     void GrabBody(std::size_t i, glm::vec3 target);
@@ -641,6 +644,8 @@ private:
     /// The names and radii (m) of m_bodies' bodies at the last SyncBodies.
     std::vector<std::string> m_bodyNames;
     std::vector<float> m_bodyRadii;
+    /// CollideBodies' spheres, kept from step to step (no allocation per step).
+    std::vector<ContactSphere> m_contactSpheres;
     glm::dvec3 m_collisionImpulse{0.0};
     /// Impulse of vortons a remesh put inside a body and the body pushed
     /// out, per body: the next CoupleBodies counts it.

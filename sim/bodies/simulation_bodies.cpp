@@ -42,11 +42,11 @@ const std::array<glm::vec3, 14>& SampleDirections() {
 
 }  // namespace
 
-void Simulation::SyncBodies() {
+std::optional<std::vector<int>> Simulation::SyncBodies() {
     const std::size_t nb = m_setup.bodies.size();
     bool same = m_bodies.size() == nb && m_bodyNames.size() == nb;
     for (std::size_t i = 0; same && i < nb; ++i) same = m_bodyNames[i] == m_setup.bodies[i].name;
-    if (same) return;
+    if (same) return std::nullopt;
     // An edit added, removed or reordered bodies (or a reset, with none kept):
     // each keeps its state by name, a new one starts at its spec.
     const bool sheetsBefore = m_setup.params.bodySheet && !m_bodies.empty();
@@ -97,12 +97,14 @@ void Simulation::SyncBodies() {
     m_internals->images.clear();
     m_internals->surfaceVelocity.clear();
     m_cacheValid = false;
+    return from;
 }
 
 void Simulation::CollideBodies(float dt) {
     const std::size_t nb = m_bodies.size();
     if (nb < 2) return;
-    std::vector<ContactSphere> spheres(nb);
+    std::vector<ContactSphere>& spheres = m_contactSpheres;
+    spheres.resize(nb);
     for (std::size_t b = 0; b < nb; ++b) {
         const BodySpec& spec = m_setup.bodies[b];
         const BodyState& body = m_bodies[b];
