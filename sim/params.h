@@ -32,7 +32,9 @@ enum class Solver : std::uint8_t {
     /// vortons' grid would pass velocity_grid_cells or kAutoTreeSparsity
     /// points per vorton (a flow spread thin over a large box), unless the
     /// vortons fall into groups separated by empty space whose own grids
-    /// pass neither: then a grid per group (vorton_clusters.h).
+    /// each fit velocity_grid_cells and together pass no more than
+    /// kAutoTreeSparsity points per vorton: then a grid per group
+    /// (vorton_clusters.h).
     Auto,
 };
 /// Vorton count from which Solver::Auto uses the grid solver.

@@ -467,7 +467,8 @@ private:
     /// while the vortons' grid at the asked cell fits velocityGridCells and
     /// has at most kAutoTreeSparsity points per vorton; else, when the
     /// vortons fall into groups separated by empty space (vorton_clusters.h)
-    /// whose own grids pass both, the grid per group (m_clusterCell the
+    /// whose own grids each fit velocityGridCells and together have at most
+    /// kAutoTreeSparsity points per vorton, the grid per group (m_clusterCell the
     /// cell); else the treecode (a flow spread so thin that any grid would
     /// be mostly empty).
     void ResolveActiveSolver(const Aabb& vortonBox);

@@ -1,12 +1,15 @@
 // Results must not depend on the number of threads (docs/METHOD.md §8: no
 // floating-point accumulation whose order depends on scheduling).
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "sim/simulation.h"
+#include "sim/solvers/vorton_clusters.h"
 #include "sim/tracers/tracer_simd.h"
 #include "test_util.h"
 
@@ -90,6 +93,41 @@ TEST(Determinism, AutoSolverIsDirectForFewVortonsAndTheGridForMany) {
         EXPECT_EQ(HashAfter(setup, 5, 2), autoHash) << count << " vortons";
         setup.params.solver = Solver::Tree;
         EXPECT_NE(HashAfter(setup, 5, 2), autoHash) << count << " vortons";
+    }
+}
+
+TEST(Determinism, AutoSolvesFarApartGroupsOnAGridEachWhileEachGridFits) {
+    // two_drops with its drops 6 m apart: one grid over both would be mostly
+    // empty, so Auto solves each drop on its own grid. velocity_grid_cells
+    // bounds each of those grids, not their sum (two balls' wakes took 30 ms a
+    // solve on their own grids against 65 ms in the treecode, stop 96): with
+    // the cap between the larger grid and the sum, it stays on the grids; below
+    // well below the larger grid, it takes the treecode.
+    SceneSetup setup = test::LoadSetup("two_drops");
+    setup.params.tracerCount = 2000;
+    setup.groups[0].center.z = 3.0f;
+    setup.groups[1].center.z = -3.0f;
+    Simulation probe(setup);
+    const float cell = setup.params.velocityGridSpacing * probe.Spacing();
+    std::size_t largest = 0, sum = 0;
+    const std::vector<VortonCluster> groups = SplitIntoClusters(probe.GetVortons().position, cell, 2.5f * cell);
+    ASSERT_EQ(groups.size(), 2u);
+    for (const VortonCluster& g : groups) {
+        const std::size_t points = GridPointCount(g.box, cell, 2.5f * cell);
+        largest = std::max(largest, points);
+        sum += points;
+    }
+    ASSERT_LT(largest + 64, sum);  // room for a cap between them
+    for (const bool fits : {true, false}) {
+        setup.params.velocityGridCells = int(fits ? (largest + sum) / 2 : largest / 2);
+        Simulation sim(setup);
+        ASSERT_TRUE(test::RunSteps(sim, 1).ok);
+        EXPECT_EQ(sim.ActiveSolver(), fits ? Solver::Grid : Solver::Tree) << "cap " << setup.params.velocityGridCells;
+        if (fits) {
+            EXPECT_GT(sim.LastStepWork().solverGridPoints, 0u);
+        } else {
+            EXPECT_EQ(sim.LastStepWork().solverGridPoints, 0u);
+        }
     }
 }
 
