@@ -36,6 +36,9 @@ constexpr int kPhasedFromLayers = 24;
 /// iterations on a jittered lattice (a model of the runs; 11 % with 2, 20 %
 /// with 8), and the diffusion stage 5–10 % faster in developed flow.
 constexpr int kSplitX = 4;
+// Cells (half a reach wide) per vorton past which a flow counts as spread thin
+// (SplitIntoSlabs): a ball's wake has about 1, two wakes 80 m apart about 100.
+constexpr double kSparseCellsPerVorton = 32.0;
 /// Cells searched either side along x (along y and z: 2, as a y or z cell is half the reach wide).
 constexpr int kSearchX = 2 * kSplitX;
 /// Floats past each row block's buffer of rates (PseBlock writes a run's last eight lanes whole).
@@ -244,6 +247,88 @@ void ParticleStrengthExchange::ComputeRates(std::span<const glm::vec3> position,
     assert(!eddy || eddyViscosity.size() == n);
     if (n == 0 || (viscosity == 0.0f && !eddy)) return;
 
+    const float maxRadius = *std::max_element(radius.begin(), radius.end());
+    const float reach = kCutoff * maxRadius;  // largest interaction distance
+    if (!SplitIntoSlabs(position, reach)) {
+        ComputeRatesOnCells(position, vorticity, radius, volume, viscosity, rate, eddyViscosity);
+        return;
+    }
+    // Each slab on its own cell list: the cells cover the vortons, not the space between.
+    for (std::size_t slab = 0; slab + 1 < m_slabStart.size(); ++slab) {
+        const std::span<const std::uint32_t> members(m_slabVortons.data() + m_slabStart[slab],
+                                                     m_slabStart[slab + 1] - m_slabStart[slab]);
+        const std::size_t m = members.size();
+        m_subPosition.resize(m);
+        m_subVorticity.resize(m);
+        m_subRate.assign(m, glm::vec3(0.0f));
+        m_subRadius.resize(m);
+        m_subVolume.resize(m);
+        m_subEddy.resize(eddy ? m : 0);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::uint32_t p = members[i];
+            m_subPosition[i] = position[p];
+            m_subVorticity[i] = vorticity[p];
+            m_subRadius[i] = radius[p];
+            m_subVolume[i] = volume[p];
+            if (eddy) m_subEddy[i] = eddyViscosity[p];
+        }
+        ComputeRatesOnCells(m_subPosition, m_subVorticity, m_subRadius, m_subVolume, viscosity, m_subRate, m_subEddy);
+        for (std::size_t i = 0; i < m; ++i) rate[members[i]] = m_subRate[i];
+    }
+}
+
+bool ParticleStrengthExchange::SplitIntoSlabs(std::span<const glm::vec3> position, float reach) {
+    const std::size_t n = position.size();
+    const Aabb box = BoundsOf(position);
+    const glm::vec3 extent = box.Extent();
+    const double cell = 0.5 * double(reach);
+    const double cells = (double(extent.x) / cell + 1.0) * (double(extent.y) / cell + 1.0) * (double(extent.z) / cell + 1.0);
+    if (!(reach > 0.0f) || cells <= double(kSparseCellsPerVorton) * double(n)) return false;
+    const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
+    // Buckets one reach wide along the axis: an empty bucket between two
+    // occupied ones is a gap of at least `reach`, across which no pair
+    // interacts (the cutoff is a strict d < 3ε ≤ reach).
+    const std::size_t buckets = std::size_t(std::min(double(extent[axis]) / double(reach), double(n))) + 1;
+    const float width = std::max(extent[axis] / float(buckets), reach);
+    const auto bucketOf = [&](const glm::vec3& x) {
+        return std::min(buckets - 1, std::size_t(std::max(0.0f, (x[axis] - box.min[axis]) / width)));
+    };
+    if (width * float(buckets) < extent[axis]) return false;  // (rounding: one bucket too few)
+    m_bucketCount.assign(buckets, 0);
+    for (const glm::vec3& x : position) ++m_bucketCount[bucketOf(x)];
+    // Slab of each bucket: a new slab after each run of empty buckets.
+    std::uint32_t slabs = 0;
+    bool inGap = true;
+    for (std::size_t k = 0; k < buckets; ++k) {
+        if (m_bucketCount[k] == 0) {
+            inGap = true;
+            continue;
+        }
+        if (inGap) ++slabs;
+        inGap = false;
+        m_bucketCount[k] = slabs - 1;  // now the bucket's slab
+    }
+    if (slabs < 2) return false;
+    m_slabOf.resize(n);
+    m_slabStart.assign(slabs + 1, 0);
+    for (std::size_t p = 0; p < n; ++p) {
+        m_slabOf[p] = m_bucketCount[bucketOf(position[p])];
+        ++m_slabStart[m_slabOf[p] + 1];
+    }
+    for (std::uint32_t s = 0; s < slabs; ++s) m_slabStart[s + 1] += m_slabStart[s];
+    m_slabVortons.resize(n);
+    std::vector<std::uint32_t> next(m_slabStart.begin(), m_slabStart.end() - 1);
+    for (std::size_t p = 0; p < n; ++p) m_slabVortons[next[m_slabOf[p]]++] = std::uint32_t(p);
+    return true;
+}
+
+void ParticleStrengthExchange::ComputeRatesOnCells(std::span<const glm::vec3> position,
+                                                   std::span<const glm::vec3> vorticity,
+                                                   std::span<const float> radius, std::span<const float> volume,
+                                                   float viscosity, std::span<glm::vec3> rate,
+                                                   std::span<const float> eddyViscosity) {
+    const std::size_t n = position.size();
+    const bool eddy = !eddyViscosity.empty();
     const float maxRadius = *std::max_element(radius.begin(), radius.end());
     const float reach = kCutoff * maxRadius;  // largest interaction distance
     const Aabb box = BoundsOf(position);

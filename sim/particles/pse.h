@@ -38,6 +38,21 @@ public:
                       std::span<glm::vec3> rate, std::span<const float> eddyViscosity = {});
 
 private:
+    /// ComputeRates on one cell list over all N vortons (rate already zeroed).
+    void ComputeRatesOnCells(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,
+                             std::span<const float> radius, std::span<const float> volume, float viscosity,
+                             std::span<glm::vec3> rate, std::span<const float> eddyViscosity);
+    /// Splits a flow spread thin over a large box (whose cell list would have more than
+    /// kSparseCellsPerVorton cells per vorton: two balls' wakes tens of metres apart)
+    /// into slabs along its longest axis separated by at least `reach` of empty space,
+    /// where no pair interacts: each slab's vortons (in index order) into m_slabStart /
+    /// m_slabVortons. False when it is not sparse or has no such gap.
+    bool SplitIntoSlabs(std::span<const glm::vec3> position, float reach);
+    std::vector<std::uint32_t> m_slabStart, m_slabVortons, m_slabOf, m_bucketCount;
+    // One slab's vortons, gathered.
+    std::vector<glm::vec3> m_subPosition, m_subVorticity, m_subRate;
+    std::vector<float> m_subRadius, m_subVolume, m_subEddy;
+
     GridGeometry m_cells;                 // cell list geometry (a cell per grid point)
     std::vector<std::uint32_t> m_start;   // first sorted vorton of each cell, size cells+1
     std::vector<std::uint32_t> m_sorted;  // vorton indices sorted by cell

@@ -193,6 +193,54 @@ TEST(Pse, MatchesTheSumOverEveryPair) {
     }
 }
 
+TEST(Pse, AFlowSpreadThinOverALargeBoxMatchesTheSumOverEveryPair) {
+    // Two wakes far apart (two balls, one risen and one fallen): the cell
+    // list over their box would be mostly empty, so the vortons are split in
+    // slabs across gaps of at least the cutoff's reach, each with its own
+    // cells. Three clouds: A; B, half a reach above A (pairs across that gap
+    // interact, so A and B must stay together); C, 60 m above (alone). Both
+    // paths (equal and unequal cores) against the O(N²) sum, to 1e-5 as above.
+    for (const bool equal : {true, false}) {
+        std::vector<float> eddy, eddyB, eddyC;
+        Lattice l = RandomCloud(1200, {1.0f, 0.8f, 1.0f}, 31, 0.06f, equal ? 0.0f : 0.2f, &eddy);
+        const float reach = 3.0f * 0.06f * (equal ? 1.0f : 1.2f);
+        const Lattice b = RandomCloud(1200, {1.0f, 0.8f, 1.0f}, 32, 0.06f, equal ? 0.0f : 0.2f, &eddyB);
+        const Lattice c = RandomCloud(600, {0.5f, 0.5f, 0.5f}, 33, 0.06f, equal ? 0.0f : 0.2f, &eddyC);
+        const auto append = [&](const Lattice& from, const std::vector<float>& fromEddy, glm::vec3 shift) {
+            for (std::size_t p = 0; p < from.position.size(); ++p) {
+                l.position.push_back(from.position[p] + shift);
+                l.vorticity.push_back(from.vorticity[p]);
+                l.radius.push_back(from.radius[p]);
+                l.volume.push_back(from.volume[p]);
+                eddy.push_back(fromEddy[p]);
+            }
+        };
+        append(b, eddyB, {0.0f, 0.0f, 1.0f + 0.5f * reach});
+        append(c, eddyC, {0.2f, 0.1f, 60.0f});
+        std::vector<glm::vec3> rate(l.position.size());
+        ParticleStrengthExchange pse;
+        pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, rate, eddy);
+        const std::vector<glm::dvec3> direct = DirectRates(l, 1.0e-3f, eddy);
+        std::vector<glm::vec3> expected(direct.begin(), direct.end());
+        const double error = test::RelativeRms(rate, expected);
+        test::Measured(equal ? "slabs_pairwise_vs_every_pair" : "slabs_gather_vs_every_pair", error);
+        EXPECT_LT(error, 1.0e-5) << (equal ? "equal cores" : "unequal cores");
+        // A's net gain, which is only its exchange with B across the half-reach gap
+        // (A's own pairs cancel): B is seen, to 1 % of that exchange.
+        glm::dvec3 sumA(0.0), expectedA(0.0);
+        double scale = 0.0;
+        for (std::size_t p = 0; p < 1200; ++p) {
+            sumA += glm::dvec3(rate[p]);
+            expectedA += direct[p];
+            scale += glm::length(direct[p]);
+        }
+        test::Measured(equal ? "a_gain_from_b_over_a_rates" : "a_gain_from_b_over_a_rates_unequal",
+                       glm::length(expectedA) / scale);
+        EXPECT_GT(glm::length(expectedA), 1.0e-5 * scale);  // 3.4e-5 measured
+        EXPECT_LT(glm::length(sumA - expectedA), 0.01 * glm::length(expectedA));
+    }
+}
+
 TEST(Pse, NothingWithoutViscosity) {
     const Lattice l = GaussianBlob(0.1f, 0.3f, 0.6f);
     std::vector<glm::vec3> rate(l.position.size(), glm::vec3(1.0f));
