@@ -15,6 +15,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/solvers/grid_solver_fft.h"
+#include "sim/solvers/vorton_clusters.h"
 
 namespace vorton {
 
@@ -70,10 +71,75 @@ void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere>
 
 void SolenoidalProjection::Project(const Lattice& lattice, std::span<const ProjectionSphere> spheres,
                                    Vortons& vortons, ProjectionReport* report) {
+    const float h = lattice.spacing;
+    const std::size_t n = vortons.Size();
+    if (n < 2 || !(h > 0.0f)) {
+        ProjectOnOneBox(lattice, spheres, vortons.position, vortons.vorticity, vortons.volume, report);
+        return;
+    }
+    const std::vector<VortonCluster> groups = SplitIntoClusters(vortons.position, h, 2.0f * h);
+    if (!FarApartForProjection(groups)) {
+        ProjectOnOneBox(lattice, spheres, vortons.position, vortons.vorticity, vortons.volume, report);
+        return;
+    }
+    // Each group on its own box: the boxes' cost follows the groups' volumes,
+    // not the space between them (two balls' wakes tens of metres apart).
+    ProjectionReport total;
+    double moved = 0.0, sum = 0.0;
+    for (const VortonCluster& g : groups) {
+        const std::size_t m = g.members.size();
+        m_subPosition.resize(m);
+        m_subVorticity.resize(m);
+        m_subVolume.resize(m);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::uint32_t k = g.members[i];
+            m_subPosition[i] = vortons.position[k];
+            m_subVorticity[i] = vortons.vorticity[k];
+            m_subVolume[i] = vortons.volume[k];
+        }
+        ProjectionReport part;
+        ProjectOnOneBox(lattice, spheres, m_subPosition, m_subVorticity, m_subVolume, &part);
+        for (std::size_t i = 0; i < m; ++i) {
+            glm::vec3& w = vortons.vorticity[g.members[i]];
+            moved += double(glm::length(m_subVorticity[i] - w));
+            sum += double(glm::length(w));
+            w = m_subVorticity[i];
+        }
+        total.divergenceBefore = std::max(total.divergenceBefore, part.divergenceBefore);
+        total.netChange += part.netChange;
+        total.projected += part.projected;
+        if (std::size_t(part.box.x) * part.box.y * part.box.z > std::size_t(total.box.x) * total.box.y * total.box.z) {
+            total.box = part.box;
+        }
+    }
+    total.changed = sum > 0.0 ? moved / sum : 0.0;
+    if (report) *report = total;
+}
+
+bool FarApartForProjection(std::span<const VortonCluster> groups) {
+    if (groups.size() < 2) return false;
+    const auto size = [](const Aabb& b) {
+        const glm::vec3 e = b.Extent();
+        return std::max(e.x, std::max(e.y, e.z));
+    };
+    for (std::size_t a = 0; a < groups.size(); ++a) {
+        for (std::size_t b = a + 1; b < groups.size(); ++b) {
+            const Aabb& A = groups[a].box;
+            const Aabb& B = groups[b].box;
+            const glm::vec3 gap = glm::max(A.min - B.max, B.min - A.max);
+            if (std::max(gap.x, std::max(gap.y, gap.z)) < std::max(size(A), size(B))) return false;
+        }
+    }
+    return true;
+}
+
+void SolenoidalProjection::ProjectOnOneBox(const Lattice& lattice, std::span<const ProjectionSphere> spheres,
+                                           std::span<const glm::vec3> position, std::span<glm::vec3> vorticity,
+                                           std::span<const float> vortonVolume, ProjectionReport* report) {
     Buffers& buf = *m_buffers;
     ProjectionReport out;
     const float h = lattice.spacing;
-    const std::size_t n = vortons.Size();
+    const std::size_t n = position.size();
     if (report) *report = out;
     if (n == 0 || !(h > 0.0f)) return;
 
@@ -83,7 +149,7 @@ void SolenoidalProjection::Project(const Lattice& lattice, std::span<const Proje
     buf.on.assign(n, 0);
     glm::ivec3 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());
     for (std::size_t k = 0; k < n; ++k) {
-        const glm::vec3 u = (vortons.position[k] - lattice.origin) / h;
+        const glm::vec3 u = (position[k] - lattice.origin) / h;
         const glm::ivec3 i(glm::round(u));
         if (glm::length(u - glm::vec3(i)) > kOnLattice) continue;
         buf.on[k] = 1;
@@ -130,7 +196,7 @@ void SolenoidalProjection::Project(const Lattice& lattice, std::span<const Proje
     for (std::size_t k = 0; k < n; ++k) {
         if (!buf.on[k]) continue;
         const std::size_t o = BoxIndex(buf.index[k] - origin, box);
-        for (int c = 0; c < 3; ++c) buf.field[c][o] = vortons.vorticity[k][c];
+        for (int c = 0; c < 3; ++c) buf.field[c][o] = vorticity[k][c];
     }
     for (const ProjectionSphere& s : spheres) {
         ForPointsInside(lattice, s, lo, hi, origin, [&](glm::ivec3 i) {
@@ -233,10 +299,10 @@ void SolenoidalProjection::Project(const Lattice& lattice, std::span<const Proje
         if (!buf.on[k]) continue;
         const std::size_t o = BoxIndex(buf.index[k] - origin, box);
         const glm::vec3 w(buf.field[0][o] * scale, buf.field[1][o] * scale, buf.field[2][o] * scale);
-        moved += double(glm::length(w - vortons.vorticity[k]));
-        total += double(glm::length(vortons.vorticity[k]));
-        out.netChange += glm::dvec3(w - vortons.vorticity[k]) * double(vortons.volume[k]);
-        vortons.vorticity[k] = w;
+        moved += double(glm::length(w - vorticity[k]));
+        total += double(glm::length(vorticity[k]));
+        out.netChange += glm::dvec3(w - vorticity[k]) * double(vortonVolume[k]);
+        vorticity[k] = w;
     }
     out.changed = total > 0.0 ? moved / total : 0.0;
     if (report) *report = out;

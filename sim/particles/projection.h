@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include <glm/vec3.hpp>
 #include <glm/ext/vector_double3.hpp>
@@ -15,6 +16,7 @@
 
 #include "sim/particles/particles.h"
 #include "sim/particles/remesh.h"
+#include "sim/solvers/vorton_clusters.h"
 
 namespace vorton {
 
@@ -86,9 +88,23 @@ public:
                  ProjectionReport* report = nullptr);
 
 private:
+    /// Project on one periodic box around all the given vortons (N each).
+    void ProjectOnOneBox(const Lattice& lattice, std::span<const ProjectionSphere> spheres,
+                         std::span<const glm::vec3> position, std::span<glm::vec3> vorticity,
+                         std::span<const float> volume, ProjectionReport* report);
     struct Buffers;
     std::unique_ptr<Buffers> m_buffers;
+    // One group's vortons, gathered (Project with groups far apart).
+    std::vector<glm::vec3> m_subPosition, m_subVorticity;
+    std::vector<float> m_subVolume;
 };
+
+/// Whether groups of vortons (SplitIntoClusters) are far enough apart to be
+/// projected each on its own box: every two are separated, along some axis, by
+/// at least the larger extent of either. One box puts a group's periodic image
+/// one extent away (twice the extent per axis), so another group as far adds
+/// no more than that image does.
+bool FarApartForProjection(std::span<const VortonCluster> groups);
 
 /// One projection with its own (temporary) plans and buffers: SolenoidalProjection::Project.
 void ProjectSolenoidal(const Lattice& lattice, std::span<const ProjectionSphere> spheres, Vortons& vortons,

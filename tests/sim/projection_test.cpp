@@ -110,6 +110,51 @@ TEST(SolenoidalProjection, KeepsACurlAndTakesAGradientOut) {
     EXPECT_LT(MaxDifference(v, curl), 1.0e-4 * scale);
 }
 
+TEST(SolenoidalProjection, GroupsFarApartAreProjectedEachOnItsOwnBoxToTheSameAnswer) {
+    // Two wakes far apart (two balls): one box over both would grow with the
+    // space between them (and pass kMaxProjectionPoints at 33 m of two balls'
+    // wakes). Three groups of δ×A + δψ, two of them 200 spacings from the
+    // first along z and x: each comes back as its δ×A, as one group alone does
+    // (KeepsACurlAndTakesAGradientOut), and the boxes are each a group's.
+    std::vector<glm::vec3> curl, gradient, curl2, gradient2, curl3, gradient3;
+    Vortons v = CurlPlusGradient(9, glm::ivec3(0), curl, gradient);
+    const Vortons far = CurlPlusGradient(9, glm::ivec3(0, 0, 200), curl2, gradient2);
+    const Vortons farther = CurlPlusGradient(9, glm::ivec3(200, 0, 200), curl3, gradient3);
+    for (const Vortons* w : {&far, &farther}) {
+        for (std::size_t k = 0; k < w->Size(); ++k) {
+            v.Add(w->position[k], w->vorticity[k], w->radius[k], w->volume[k], kAmbientGroup);
+        }
+    }
+    curl.insert(curl.end(), curl2.begin(), curl2.end());
+    curl.insert(curl.end(), curl3.begin(), curl3.end());
+    const double scale = MaxMagnitude(curl);
+    ProjectionReport report;
+    ProjectSolenoidal(Lattice{glm::vec3(0.0f), kH}, {}, v, &report);
+    EXPECT_EQ(report.projected, v.Size());
+    EXPECT_LT(MaxDifference(v, curl), 1.0e-4 * scale);
+    EXPECT_LT(report.box.z, 100);  // one group's box (one over all would be over 400 points along z)
+    EXPECT_LT(report.box.x, 100);
+    EXPECT_LT(glm::length(report.netChange), 1.0e-4 * scale * double(v.Size()) * kH * kH * kH);
+}
+
+TEST(SolenoidalProjection, GroupsCloserThanTheirSizeShareOneBox) {
+    // The separation FarApartForProjection asks for: at least the larger
+    // group's extent along some axis.
+    const auto group = [](glm::vec3 lo, glm::vec3 hi) {
+        VortonCluster g;
+        g.box.Grow(lo);
+        g.box.Grow(hi);
+        return g;
+    };
+    const VortonCluster a = group({0, 0, 0}, {1, 1, 2});
+    EXPECT_FALSE(FarApartForProjection(std::vector<VortonCluster>{a}));
+    EXPECT_FALSE(FarApartForProjection(std::vector<VortonCluster>{a, group({0, 0, 3.5f}, {1, 1, 4})}));  // 1.5 < 2
+    EXPECT_TRUE(FarApartForProjection(std::vector<VortonCluster>{a, group({0, 0, 4.5f}, {1, 1, 5})}));   // 2.5 ≥ 2
+    EXPECT_TRUE(FarApartForProjection(std::vector<VortonCluster>{a, group({3.0f, 0, 0}, {3.5f, 1, 1})}));  // along x
+    EXPECT_FALSE(FarApartForProjection(
+        std::vector<VortonCluster>{a, group({0, 0, 4.5f}, {1, 1, 5}), group({0, 0, 5.2f}, {1, 1, 5.6f})}));  // 0.2 < 0.5
+}
+
 TEST(SolenoidalProjection, ClosesTheWallLayerThroughTheSpinningSphere) {
     // The field of fluid swirling with a spinning sphere: A = (Ω × x) f(r) with
     // f = 1 out to R + 2h, so δ×A is exactly 2Ω at every point inside the
