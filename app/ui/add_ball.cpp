@@ -23,8 +23,10 @@ BodySpec NewBall(const SceneSetup& setup, int like, glm::vec3 at, std::span<cons
                std::any_of(setup.groups.begin(), setup.groups.end(),
                            [&](const DensityGroup& g) { return g.name == name; });
     };
+    // No spaces: a scene file, a snapshot and `--set NAME.key=value` address a body by this
+    // name, and the scene reader refuses '.', '=' and spaces in it.
     ball.name = "ball";
-    for (int n = 2; taken(ball.name); ++n) ball.name = "ball " + std::to_string(n);
+    for (int n = 2; taken(ball.name); ++n) ball.name = "ball_" + std::to_string(n);
     // Each sphere it overlaps lifts it to just above that sphere's reach; a lift can bring it
     // into another, so round again until none is overlapped. Every lift moves it up, past
     // one of finitely many spheres, so this ends.

@@ -17,7 +17,8 @@ namespace vorton {
 ///   `like` out of range), 0.1 m and 1.2 times the ambient density (it sinks, slowly
 ///   enough to watch);
 /// - free, at rest, not oscillating;
-/// - named "ball", or "ball N" with the smallest N ≥ 2 that no body or group has
+/// - named "ball", or "ball_N" with the smallest N ≥ 2 that no body or group has (a name
+///   a scene file can hold: no '.', '=' or spaces)
 ///   (SetupProblem: names are unique across both);
 /// - centred at `at` (m), raised along z until it is at least 1.05 times the sum of the
 ///   radii from the centre of each sphere of `occupied` (centre xyz and radius w, m: the

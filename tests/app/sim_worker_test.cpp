@@ -231,14 +231,14 @@ TEST(SimWorker, BodiesAddedAndRemovedByThePanelKeepTheirStatesAndPlotsByName) {
     const BodyState before = front.bodies[0];
     SceneSetup edited = setup;
     BodySpec added = ball;
-    added.name = "ball 2";
+    added.name = "ball_2";
     added.position = glm::vec3(-0.8f, 0.0f, 0.45f);
     edited.bodies.push_back(added);
     SimWorker::FrameRequest request = Running();
     request.setup = &edited;
     LockStepFrame(*worker, request, front);
     ASSERT_EQ(front.bodies.size(), 2u);
-    EXPECT_EQ(front.bodyNames, (std::vector<std::string>{"ball", "ball 2"}));
+    EXPECT_EQ(front.bodyNames, (std::vector<std::string>{"ball", "ball_2"}));
     // The first went on from its state (it is sinking), the new one from its spec.
     EXPECT_LT(front.bodies[0].position.z, before.position.z);
     EXPECT_EQ(front.bodyHistories[0].height.Values().size(), 4u) << "the initial state and three steps";
@@ -252,11 +252,11 @@ TEST(SimWorker, BodiesAddedAndRemovedByThePanelKeepTheirStatesAndPlotsByName) {
     paused.setup = &edited;
     LockStepFrame(*worker, paused, front);
     ASSERT_EQ(front.bodies.size(), 1u);
-    EXPECT_EQ(front.bodyNames, (std::vector<std::string>{"ball 2"}));
+    EXPECT_EQ(front.bodyNames, (std::vector<std::string>{"ball_2"}));
     EXPECT_EQ(front.bodies[0].position, second.position);
     EXPECT_EQ(front.bodies[0].velocity, second.velocity);
     ASSERT_EQ(front.bodyHistories[0].height.Values().size(), 1u) << "paused: no step since";
-    EXPECT_EQ(front.bodyHistories[0].height.Latest(), second.position.z) << "the plot is ball 2's";
+    EXPECT_EQ(front.bodyHistories[0].height.Latest(), second.position.z) << "the plot is ball_2's";
 }
 
 TEST(SimWorker, SceneChangeRebuildsTheSimulation) {

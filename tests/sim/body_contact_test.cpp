@@ -129,7 +129,7 @@ TEST(BodyEdits, ABallAddedOrRemovedMidRunLeavesTheOthersTheirMotion) {
     Simulation sim(s);
     ASSERT_TRUE(test::RunSteps(sim, 20).ok);
     const BodyState first = sim.Bodies()[0];
-    sim.Setup().bodies.push_back(Ball("ball 2", first.position + glm::vec3(0.5f, 0.0f, 0.0f), 0.1f, 1200.0f));
+    sim.Setup().bodies.push_back(Ball("ball_2", first.position + glm::vec3(0.5f, 0.0f, 0.0f), 0.1f, 1200.0f));
     sim.SyncBodies();
     ASSERT_EQ(sim.Bodies().size(), 2u);
     EXPECT_EQ(sim.Bodies()[0].position, first.position);

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "app/ui/add_ball.h"
+#include "scene/scene.h"
+#include "scene/scene_writer.h"
 
 namespace vorton {
 namespace {
@@ -27,12 +29,12 @@ BodySpec Body(const char* name, glm::vec3 position, float radius, float density)
 TEST(AddBall, TakesTheSelectedBodysSizeButIsFreeAtRestAndNamedApart) {
     SceneSetup setup;
     setup.bodies.push_back(Body("ball", glm::vec3(5.0f, 0.0f, 0.0f), 0.12f, 4000.0f));
-    setup.bodies.push_back(Body("ball 2", glm::vec3(-5.0f, 0.0f, 0.0f), 0.3f, 500.0f));
+    setup.bodies.push_back(Body("ball_2", glm::vec3(-5.0f, 0.0f, 0.0f), 0.3f, 500.0f));
     DensityGroup smoke;
-    smoke.name = "ball 3";
+    smoke.name = "ball_3";
     setup.groups.push_back(smoke);
     const BodySpec ball = NewBall(setup, 0, glm::vec3(0.0f), {});
-    EXPECT_EQ(ball.name, "ball 4") << "bodies and groups share names";
+    EXPECT_EQ(ball.name, "ball_4") << "bodies and groups share names";
     EXPECT_EQ(ball.radius, 0.12f);
     EXPECT_EQ(ball.density, 4000.0f);
     EXPECT_EQ(ball.color, glm::vec3(0.1f, 0.2f, 0.3f));
@@ -47,6 +49,23 @@ TEST(AddBall, TakesTheSelectedBodysSizeButIsFreeAtRestAndNamedApart) {
     EXPECT_EQ(first.name, "ball");
     EXPECT_EQ(first.radius, 0.1f);
     EXPECT_FLOAT_EQ(first.density, 1200.0f);
+}
+
+TEST(AddBall, ASceneWithAddedBallsIsSavedAndReadBack) {
+    // Saving the scene (the panel's Save, a snapshot) writes the added balls' names into a
+    // scene file, which must read back: "ball 2" did not ('may not contain spaces').
+    Scene scene;
+    scene.name = "added";
+    scene.setup.params.ambientDensity = 1000.0f;
+    scene.setup.params.bodySheet = true;  // clear water: bodies make their own vorticity
+    for (int i = 0; i < 3; ++i) {
+        scene.setup.bodies.push_back(NewBall(scene.setup, i - 1, glm::vec3(0.0f, 0.0f, float(i)), {}));
+    }
+    const Result<Scene> back = ParseScene(SceneToJson(scene).dump(2), "added.json");
+    ASSERT_TRUE(back.ok()) << back.error();
+    ASSERT_EQ(back.value().setup.bodies.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(back.value().setup.bodies[i].name, scene.setup.bodies[i].name);
+    EXPECT_EQ(back.value().setup.bodies[2].name, "ball_3");
 }
 
 TEST(AddBall, IsRaisedClearOfEveryBodyEvenWhenALiftBringsItIntoAnother) {
