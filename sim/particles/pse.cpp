@@ -310,15 +310,8 @@ bool ParticleStrengthExchange::SplitIntoSlabs(std::span<const glm::vec3> positio
     }
     if (slabs < 2) return false;
     m_slabOf.resize(n);
-    m_slabStart.assign(slabs + 1, 0);
-    for (std::size_t p = 0; p < n; ++p) {
-        m_slabOf[p] = m_bucketCount[bucketOf(position[p])];
-        ++m_slabStart[m_slabOf[p] + 1];
-    }
-    for (std::uint32_t s = 0; s < slabs; ++s) m_slabStart[s + 1] += m_slabStart[s];
-    m_slabVortons.resize(n);
-    std::vector<std::uint32_t> next(m_slabStart.begin(), m_slabStart.end() - 1);
-    for (std::size_t p = 0; p < n; ++p) m_slabVortons[next[m_slabOf[p]]++] = std::uint32_t(p);
+    for (std::size_t p = 0; p < n; ++p) m_slabOf[p] = m_bucketCount[bucketOf(position[p])];
+    CountingSort(m_slabOf, slabs, m_slabStart, m_slabVortons);  // each slab's vortons in index order
     return true;
 }
 

@@ -171,6 +171,18 @@ std::vector<glm::dvec3> DirectRates(const Lattice& l, float nu, const std::vecto
     return rate;
 }
 
+/// ComputeRates at ν = 1e-3 m²/s into `rate`, the O(N²) sum into `direct`, and the RMS
+/// of their difference relative to the sum's.
+double ErrorAgainstEveryPair(const Lattice& l, const std::vector<float>& eddy, std::vector<glm::vec3>& rate,
+                             std::vector<glm::dvec3>& direct) {
+    rate.assign(l.position.size(), glm::vec3(0.0f));
+    ParticleStrengthExchange pse;
+    pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, rate, eddy);
+    direct = DirectRates(l, 1.0e-3f, eddy);
+    const std::vector<glm::vec3> expected(direct.begin(), direct.end());
+    return test::RelativeRms(rate, expected);
+}
+
 TEST(Pse, MatchesTheSumOverEveryPair) {
     // The cell list and its runs (cut to the chord through each row) must
     // find every pair within the cutoff: against the O(N²) sum in double,
@@ -182,12 +194,9 @@ TEST(Pse, MatchesTheSumOverEveryPair) {
     for (const bool equal : {true, false}) {
         std::vector<float> eddy;
         const Lattice l = RandomCloud(2500, {1.0f, 0.8f, 1.2f}, 23, 0.06f, equal ? 0.0f : 0.2f, &eddy);
-        std::vector<glm::vec3> rate(l.position.size());
-        ParticleStrengthExchange pse;
-        pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, rate, eddy);
-        const std::vector<glm::dvec3> direct = DirectRates(l, 1.0e-3f, eddy);
-        std::vector<glm::vec3> expected(direct.begin(), direct.end());
-        const double error = test::RelativeRms(rate, expected);
+        std::vector<glm::vec3> rate;
+        std::vector<glm::dvec3> direct;
+        const double error = ErrorAgainstEveryPair(l, eddy, rate, direct);
         test::Measured(equal ? "pairwise_vs_every_pair" : "gather_vs_every_pair", error);
         EXPECT_LT(error, 1.0e-5) << (equal ? "equal cores" : "unequal cores");
     }
@@ -217,12 +226,9 @@ TEST(Pse, AFlowSpreadThinOverALargeBoxMatchesTheSumOverEveryPair) {
         };
         append(b, eddyB, {0.0f, 0.0f, 1.0f + 0.5f * reach});
         append(c, eddyC, {0.2f, 0.1f, 60.0f});
-        std::vector<glm::vec3> rate(l.position.size());
-        ParticleStrengthExchange pse;
-        pse.ComputeRates(l.position, l.vorticity, l.radius, l.volume, 1.0e-3f, rate, eddy);
-        const std::vector<glm::dvec3> direct = DirectRates(l, 1.0e-3f, eddy);
-        std::vector<glm::vec3> expected(direct.begin(), direct.end());
-        const double error = test::RelativeRms(rate, expected);
+        std::vector<glm::vec3> rate;
+        std::vector<glm::dvec3> direct;
+        const double error = ErrorAgainstEveryPair(l, eddy, rate, direct);
         test::Measured(equal ? "slabs_pairwise_vs_every_pair" : "slabs_gather_vs_every_pair", error);
         EXPECT_LT(error, 1.0e-5) << (equal ? "equal cores" : "unequal cores");
         // A's net gain, which is only its exchange with B across the half-reach gap
