@@ -105,7 +105,8 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "in clear water); off: the skin model, a vortex layer in the vortons seeded near the surface (applied on reset)"},
         {"body_resolution", "Body radius / h", "", &P::bodyResolution, 1.0f, 32.0f, false, false,
          "in clear water (a scene without groups) the vortons the bodies make live on a lattice of spacing h = "
-         "smallest body radius / this (applied on reset)"},
+         "the first body's radius / this, finer only where another body would span fewer than min(this, 4) "
+         "spacings (applied on reset)"},
         {"wake_length", "Wake length", "m", &P::wakeLength, 0.0f, 1.0e4f, true, false,
          "vortons that carry only vorticity and are farther than this from every body (and from a layer's or "
          "buoyant fluid) are let go at each remesh, so a travelling body's wake keeps a bounded extent and the step a steady cost (0: kept)", Panel::Solver, 0.0f, 20.0f},

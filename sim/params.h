@@ -147,8 +147,10 @@ struct SimParams {
     /// skin model (a vortex layer in the vortons near the surface, Gourlay
     /// part 4), which needs vortons seeded around the body (on reset).
     bool bodySheet = false;
-    /// In a scene without groups (clear water), the smallest body's radius
-    /// over the vorton spacing h the bodies' vorticity lives on (on reset).
+    /// In a scene without groups (clear water), the first body's radius over
+    /// the vorton spacing h the bodies' vorticity lives on; h is finer only
+    /// where another body would span fewer than min(this, 4) spacings
+    /// (ClearWaterSpacing; on reset).
     float bodyResolution = 5.0f;
     /// With body_sheet: vortons farther than this from every body (m) are let
     /// go at each remesh, so a body that travels keeps a wake of bounded

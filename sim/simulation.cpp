@@ -48,10 +48,8 @@ void Simulation::Reset() {
     SeedVortons(m_setup, m_vortons, &m_lattice);
     if (m_lattice.spacing <= 0.0f && !m_setup.bodies.empty()) {
         // Clear water: the bodies make all the vorticity, on a lattice fitted
-        // to the smallest of them and centred on the first.
-        float radius = m_setup.bodies[0].radius;
-        for (const BodySpec& b : m_setup.bodies) radius = std::min(radius, b.radius);
-        m_lattice = Lattice{m_setup.bodies[0].position, radius / std::max(1.0f, m_setup.params.bodyResolution)};
+        // to the first of them (and fine enough for the others), centred on it.
+        m_lattice = Lattice{m_setup.bodies[0].position, ClearWaterSpacing(m_setup.bodies, m_setup.params.bodyResolution)};
     }
     m_seededVortons = m_vortons.Size();
     m_seededSpacing = Spacing();
@@ -355,7 +353,7 @@ void Simulation::RemeshVortons() {
     // 2.5 spacings (or not at all, if the seeding was coarser already); a
     // body that makes its own vorticity, 4 (coarser, its sheet's drag grows
     // and a spinning ball's wall layer went unstable at R/h = 3.2, measured).
-    const float minSpans = BodySheets() ? 4.0f : 2.5f;
+    const float minSpans = BodySheets() ? kMinSheetBodySpans : 2.5f;
     for (const BodySpec& b : m_setup.bodies) {
         settings.maxSpacing = std::min(settings.maxSpacing, std::max(m_seededSpacing, b.radius / minSpans));
     }

@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_sort.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <iomanip>
@@ -200,6 +201,14 @@ SeedingGrid SeedingGridOf(const SceneSetup& setup) {
     // Centre the lattice on the bounds so symmetric scenes seed symmetrically.
     grid.origin = bounds.Center() - 0.5f * grid.h * glm::vec3(grid.n) + glm::vec3(0.5f * grid.h);
     return grid;
+}
+
+float ClearWaterSpacing(std::span<const BodySpec> bodies, float bodyResolution) {
+    const float resolution = std::max(1.0f, bodyResolution);
+    const float floorSpans = std::min(resolution, kMinSheetBodySpans);
+    float h = bodies.front().radius / resolution;
+    for (const BodySpec& b : bodies) h = std::min(h, b.radius / floorSpans);
+    return h;
 }
 
 bool SeedsVortons(const SceneSetup& setup, std::size_t g) {

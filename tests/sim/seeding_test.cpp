@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
@@ -115,6 +116,29 @@ TEST(Seeding, SameInputsSameVortonsAndTracers) {
     Tracers tc;
     SeedTracers(setup, tc);
     EXPECT_NE(tc.position, ta.position);
+}
+
+TEST(Seeding, TheClearWaterLatticeFitsTheFirstBodyAndKeepsEverySmallerOneResolved) {
+    // h = first radius / body_resolution, refined only as far as every body spans
+    // min(body_resolution, 4) spacings (kMinSheetBodySpans, the remesh's own floor).
+    const auto spacing = [](std::vector<float> radii, float resolution) {
+        std::vector<BodySpec> bodies(radii.size());
+        for (std::size_t i = 0; i < radii.size(); ++i) bodies[i].radius = radii[i];
+        return ClearWaterSpacing(bodies, resolution);
+    };
+    // Five balls of radii 0.08–0.12 m: the first's 0.02 m, where the 0.08-m ball spans
+    // 4 (fitting the smallest at 5 gave 0.016 m, and twice the vortons).
+    EXPECT_FLOAT_EQ(spacing({0.1f, 0.1f, 0.08f, 0.12f, 0.1f}, 5.0f), 0.02f);
+    // A ball under 4/5 of the first refines it, to its own 4 spacings.
+    EXPECT_FLOAT_EQ(spacing({0.1f, 0.06f}, 5.0f), 0.015f);
+    // A first ball smaller than the others sets it at body_resolution.
+    EXPECT_FLOAT_EQ(spacing({0.06f, 0.1f}, 5.0f), 0.012f);
+    // At body_resolution ≤ 4 every ball spans at least body_resolution: the smallest's.
+    EXPECT_FLOAT_EQ(spacing({0.1f, 0.06f}, 3.0f), 0.02f);
+    // A finer body_resolution holds for the first; the others keep ≥ 4.
+    EXPECT_FLOAT_EQ(spacing({0.1f, 0.08f}, 8.0f), 0.0125f);
+    // A resolution under 1 is taken as 1 (as the panel's range).
+    EXPECT_FLOAT_EQ(spacing({0.1f}, 0.5f), 0.1f);
 }
 
 TEST(Seeding, ShapeVolumes) {
