@@ -213,10 +213,13 @@ private:
     const SceneSetup& DrawnSetup() const;
     void DrawScene();
     /// The box around most of the dye (2nd to 98th percentile of the tracers on each axis,
-    /// from at most 8192 of them) and around the bodies, m; empty when there is neither. With
-    /// camera.frame_bodies > 0 and bodies, only the tracers within that many radii of a body's
-    /// surface (in the box around it) count, from at most 65536.
+    /// from at most 8192 of them) and around the framed bodies (FramedBodyIndices), m; empty
+    /// when there is neither. With camera.frame_bodies > 0 and bodies, only the tracers within
+    /// that many radii of a framed body's surface (in the box around it) count, from at most 65536.
     Aabb FramedBox() const;
+    /// The drawn bodies the camera frames and follows (FramedBodies: the selected one and
+    /// those near enough to it), ascending indices into m_front.bodies.
+    std::vector<std::size_t> FramedBodyIndices() const;
     /// Aims the camera at FramedBox()'s centre from the distance at which the box spans
     /// kFrameFill of the frame (issue 13: the dye at 1 % of the frame).
     void FitCamera();
@@ -226,8 +229,8 @@ private:
     /// FramedBox() (each new step); it never rises but on reset.
     void LowerFloor();
     /// With followDye: eases the target to FramedBox()'s centre and the distance to its fit.
-    /// With camera.frame_bodies > 0 the target first moves as far as the bodies' mean position
-    /// moved since the previous step, so a ball falling steadily stays centred, not a radius
+    /// With camera.frame_bodies > 0 the target first moves as far as the framed bodies' mean
+    /// position moved since the previous step, so a ball falling steadily stays centred, not a radius
     /// behind (the easing alone lags nine steps' travel).
     void FollowDye();
     /// The share of the frame's width the panel leaves free for framing (1 without it), after
@@ -287,6 +290,7 @@ private:
     float m_fittedShare = 0.0f;  ///< m_panelShare when FitCamera() last ran
     /// The bodies' mean position and the step FollowDye() last saw them at (camera.frame_bodies).
     glm::vec3 m_followedBodies{0.0f};
+    std::vector<std::size_t> m_followedSet;  ///< the bodies that mean was over
     std::int64_t m_followedStep = -1;
     platform::Recorder m_recorder;
     ViewSettings m_view;

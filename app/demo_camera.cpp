@@ -2,6 +2,8 @@
 // the window the panel leaves free, and following them (DemoApp's camera half).
 #include "app/demo_app.h"
 
+#include "app/ui/framing.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -42,15 +44,30 @@ void DemoApp::LowerFloor() {
     m_floorHeight = std::min(m_floorHeight, box.min.z - clearance);
 }
 
+std::vector<std::size_t> DemoApp::FramedBodyIndices() const {
+    std::vector<glm::vec4> spheres;
+    int selected = 0;
+    std::vector<std::size_t> drawn;
+    for (std::size_t b = 0; b < m_front.bodies.size(); ++b) {
+        const BodySpec* spec = DrawnBodySpec(b);
+        if (!spec) continue;
+        if (int(b) == m_selectedBody) selected = int(spheres.size());
+        spheres.emplace_back(m_front.bodies[b].position, spec->radius);
+        drawn.push_back(b);
+    }
+    std::vector<std::size_t> framed = FramedBodies(spheres, selected);
+    for (std::size_t& i : framed) i = drawn[i];
+    return framed;
+}
+
 Aabb DemoApp::FramedBox() const {
-    const std::size_t bodies = m_front.bodies.size();
+    const std::vector<std::size_t> bodies = FramedBodyIndices();
     // camera.frame_bodies: only the dye within that many radii of a body's surface counts.
     const float margin = m_scene.camera.frameBodies;
     std::vector<Aabb> near;
     if (margin > 0.0f) {
-        for (std::size_t b = 0; b < bodies; ++b) {
+        for (const std::size_t b : bodies) {
             const BodySpec* spec = DrawnBodySpec(b);
-            if (!spec) continue;
             const glm::vec3 reach((1.0f + margin) * spec->radius);
             near.push_back(Aabb{m_front.bodies[b].position - reach, m_front.bodies[b].position + reach});
         }
@@ -83,10 +100,8 @@ Aabb DemoApp::FramedBox() const {
             box.max[a] = at(0.98);
         }
     }
-    for (std::size_t b = 0; b < bodies; ++b) {
-        const BodySpec* spec = DrawnBodySpec(b);
-        if (!spec) continue;
-        const glm::vec3 r(spec->radius);
+    for (const std::size_t b : bodies) {
+        const glm::vec3 r(DrawnBodySpec(b)->radius);
         box.Grow(Aabb{m_front.bodies[b].position - r, m_front.bodies[b].position + r});
     }
     return box;
@@ -120,13 +135,18 @@ void DemoApp::FollowDye() {
     const float free = FreeWidthShare();
     const glm::ivec2 size = m_context->FramebufferSize();
     platform::CameraPose pose = m_camera.Pose();
-    if (m_scene.camera.frameBodies > 0.0f && !m_front.bodies.empty()) {
+    const std::vector<std::size_t> bodies = FramedBodyIndices();
+    if (m_scene.camera.frameBodies > 0.0f && !bodies.empty()) {
         glm::vec3 mean(0.0f);
-        for (const auto& body : m_front.bodies) mean += body.position;
-        mean /= float(m_front.bodies.size());
-        // Only a step forward moves it: a reset's jump back is eased like any new framing.
-        if (m_followedStep >= 0 && m_front.stepCount > m_followedStep) pose.target += mean - m_followedBodies;
+        for (const std::size_t b : bodies) mean += m_front.bodies[b].position;
+        mean /= float(bodies.size());
+        // Only a step forward of the same bodies moves it: a reset's jump back, and a body
+        // joining or leaving the framing (or another selected), are eased like any new framing.
+        if (m_followedStep >= 0 && m_front.stepCount > m_followedStep && bodies == m_followedSet) {
+            pose.target += mean - m_followedBodies;
+        }
         m_followedBodies = mean;
+        m_followedSet = bodies;
         m_followedStep = m_front.stepCount;
     }
     const float fit = platform::OrbitCamera::FitDistance(pose, box.min, box.max,

@@ -129,7 +129,7 @@ void SceneSection(DemoApp& app) {
     HelpMarker("back to the scene's view, framing the dye and bodies");
     ImGui::SameLine();
     ImGui::Checkbox("Follow (F)", &app.View().followDye);
-    HelpMarker("the camera keeps the dye and bodies framed as they move");
+    HelpMarker("the camera keeps the dye and bodies framed as they move; bodies far apart: the selected one and those near it");
     EditButtons(app);
     Timeline(app);
 }
