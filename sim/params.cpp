@@ -148,7 +148,8 @@ std::span<const ParamInfo<DensityGroup>> GroupParamInfos() {
         {"emit", "Emitter", "", &G::emit, 0.0f, 1.0f, false, false,
          "an emitter in the free stream: fluid leaving the box downstream re-enters upstream (applied on reset)"},
         {"release_beyond", "Released by a body", "m", &G::releaseBeyond, 0.0f, kBig, true, false,
-         "dye released by the body nearest the group: its tracers farther than this from that body are "
+         "dye released by the group's body (the first in the group's shape at reset, else the nearest): its "
+         "tracers farther than this from that body are "
          "released again at the body's surface, so a moving body trails this much dye (0: off)"},
     }};
     return infos;

@@ -190,8 +190,9 @@ struct DensityGroup {
     /// shape's box downstream re-enter upstream as fresh, still fluid (box groups).
     bool emit = false;
     /// Dye released by a body (m; 0: off): this group's tracers that are
-    /// farther than this from the body nearest the group's centre at reset
-    /// are released again at a random point of its surface, so a moving
+    /// farther than this from the group's body (the first whose reset
+    /// position is in the group's shape grown by its radius, else the one
+    /// nearest the group's centre) are released again at a random point of its surface, so a moving
     /// body keeps trailing a wake of dye this long (a dye-only group).
     float releaseBeyond = 0.0f;
 };

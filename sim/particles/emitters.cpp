@@ -129,10 +129,16 @@ void Simulation::ReleaseBodyDye() {
     const std::size_t ng = m_setup.groups.size(), nb = m_bodies.size();
     const auto releases = [](const DensityGroup& g) { return g.releaseBeyond > 0.0f; };
     if (nb == 0 || std::none_of(m_setup.groups.begin(), m_setup.groups.end(), releases)) return;
-    // Per group: its body (nearest the group's centre at reset), or −1.
+    // Per group: its body, or −1. The first whose reset position is in the group's shape
+    // (grown by its radius); else the one nearest the group's centre. First, not nearest:
+    // a ball added from the panel (appended) beside the scene's does not take its dye.
     std::vector<int> source(ng, -1);
     for (std::size_t g = 0; g < ng; ++g) {
         if (!releases(m_setup.groups[g])) continue;
+        for (std::size_t b = 0; b < nb && source[g] < 0; ++b) {
+            if (ShapeContains(m_setup.groups[g], m_setup.bodies[b].position, m_setup.bodies[b].radius)) source[g] = int(b);
+        }
+        if (source[g] >= 0) continue;
         float best = std::numeric_limits<float>::max();
         for (std::size_t b = 0; b < nb; ++b) {
             const glm::vec3 d = m_setup.bodies[b].position - m_setup.groups[g].center;

@@ -1228,6 +1228,39 @@ TEST(BodySheet, ABallReleasingDyeKeepsATrailOfIt) {
     EXPECT_GT(kept.above, kept.total / 2);
 }
 
+TEST(BodySheet, DyeIsReleasedByTheFirstBodyInItsShapeNotByOneAddedNearerItsCentre) {
+    // A dye shell centred 11 cm above the falling ball, and a fixed post (a ball added
+    // later, appended) 21 cm above it: the post's centre is nearer the shell's (10 cm
+    // against 11), but the ball is in the shell and comes first, so the ball releases the
+    // dye. After 2 s the ball has fallen more than 0.6 m: every tracer within the 0.3-m
+    // reach of the ball (the released dye is put on its surface), none left at the post.
+    // When the nearest body released it, all the dye stayed within 0.3 m of the post.
+    constexpr float kReach = 0.3f;
+    SceneSetup s = ClearWater(1200.0f, glm::vec3(0.0f, 0.0f, -9.81f), glm::vec3(0.0f), 4.0f);
+    s.params.dt = 0.02f;
+    s.params.tracerCount = 1000;
+    DensityGroup dye;
+    dye.name = "dye";
+    dye.center = glm::vec3(0.0f, 0.0f, 0.11f);
+    dye.radius = 0.2f;
+    dye.releaseBeyond = kReach;
+    s.groups.push_back(dye);
+    BodySpec post = s.bodies[0];
+    post.name = "post";
+    post.position = glm::vec3(0.0f, 0.0f, 0.21f);
+    post.fixed = true;
+    s.bodies.push_back(post);
+    Simulation sim(s);
+    ASSERT_TRUE(test::RunSteps(sim, 100).ok);
+    const glm::vec3 ball = sim.Bodies()[0].position;
+    ASSERT_LT(ball.z, -0.6f) << "the ball must have left the post's reach";
+    const Tracers& t = sim.GetTracers();
+    std::size_t nearBall = 0;
+    for (std::size_t i = 0; i < t.Size(); ++i) nearBall += glm::length(t.position[i] - ball) <= kReach;
+    test::Measured("dye_within_reach_of_ball", double(nearBall) / double(t.Size()));
+    EXPECT_EQ(nearBall, t.Size());
+}
+
 TEST(BodySheet, DyeReleasedByNoBodyIsAnError) {
     SceneSetup s;
     DensityGroup dye;
