@@ -74,7 +74,7 @@ void AddRemoveButtons(DemoApp& app, std::optional<std::size_t>& remove) {
     if (ImGui::Button("Add a ball")) app.AddBall();
     HelpMarker("a free ball at the centre of the view (raised clear of the others), like the selected body "
                "in size, density and colour; drag it to throw it, Ctrl+Z takes it back. Balls that touch "
-               "bounce off each other (Fluid: Ball bounce)");
+               "bounce off each other and, where they slide, set each other spinning (Fluid: Ball bounce, Ball friction)");
     const int selected = app.SelectedBody();
     if (!app.Setup().bodies.empty() && selected >= 0 && std::size_t(selected) < app.Setup().bodies.size()) {
         ImGui::SameLine();

@@ -34,7 +34,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 28> infos{{
+    static const std::array<ParamInfo<P>, 29> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -112,7 +112,11 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "buoyant fluid) are let go at each remesh, so a travelling body's wake keeps a bounded extent and the step a steady cost (0: kept)", Panel::Solver, 0.0f, 20.0f},
         {"body_restitution", "Ball bounce", "", &P::bodyRestitution, 0.0f, 1.0f, true, false,
          "coefficient of restitution e of two bodies that touch: the speed at which they close along the line "
-         "of their centres leaves at e times it (0: they stop against each other, 1: elastic; frictionless)",
+         "of their centres leaves at e times it (0: they stop against each other, 1: elastic)",
+         Panel::Fluid},
+        {"body_friction", "Ball friction", "", &P::bodyFriction, 0.0f, 1.0f, true, false,
+         "Coulomb friction coefficient of two bodies that touch: where their surfaces slide past each other "
+         "the contact pushes back, up to this times its normal push, and sets them spinning (0: frictionless)",
          Panel::Fluid},
         {"seed", "Random seed", "", &P::seed, 0.0f, 1.0e9f, false, false,
          "seed of the tracer placement (applied on reset)"},

@@ -158,11 +158,18 @@ struct SimParams {
     float wakeLength = 0.0f;
     /// e, the coefficient of restitution of two bodies that touch: their
     /// relative velocity along the line of centres leaves at −e times what it
-    /// came in with (frictionless spheres; Simulation::CollideBodies). A wet
+    /// came in with (Simulation::CollideBodies; friction: bodyFriction). A wet
     /// collision loses energy to the fluid squeezed out between the spheres
     /// (Gondret, Lance & Petit 2002, Phys. Fluids 14: e from 0 to about 0.95
     /// by the Stokes number of the approach); 0.5 is a middle value (live).
     float bodyRestitution = 0.5f;
+    /// Coulomb friction coefficient μ of two bodies that touch: the tangential
+    /// impulse at the contact stops their surfaces' slip, up to μ times the
+    /// normal one, and sets them spinning (ResolveSphereContacts). Joseph &
+    /// Hunt (2004, J. Fluid Mech. 510) found wet oblique collisions like dry
+    /// ones with a lower μ, much lower for smooth surfaces and near the dry
+    /// values for rough ones; 0.1 is a smooth wet contact (live).
+    float bodyFriction = 0.1f;
     int seed = 1;                            ///< random seed for tracer placement (on reset)
 };
 

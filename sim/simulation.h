@@ -556,7 +556,7 @@ private:
     void RemeshVortons();
     // Bodies, stratification and emitters (simulation_bodies.cpp).
     /// Bodies that touch bounce off each other (ResolveSphereContacts with
-    /// body_restitution): after the bodies moved, before the vortons are pushed
+    /// body_restitution and body_friction, which changes their spin): after the bodies moved, before the vortons are pushed
     /// out of them. Held and fixed bodies do not give way; the fluid is not
     /// part of the contact (it feels the new velocities next step). A contact
     /// closing slower than gravity's pull gives in two steps of `dt` (s) is a

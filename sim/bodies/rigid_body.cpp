@@ -34,7 +34,7 @@ std::vector<int> MatchBodies(std::span<const std::string> before, std::span<cons
     return from;
 }
 
-int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, float restingSpeed) {
+int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, float restingSpeed, float friction) {
     constexpr int kPasses = 16;
     int contacts = 0;
     for (int pass = 0; pass < kPasses; ++pass) {
@@ -63,6 +63,24 @@ int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, f
                     const float impulse = -(1.0f + e) * closing / w;
                     A.velocity -= (impulse * A.inverseMass) * n;
                     B.velocity += (impulse * B.inverseMass) * n;
+                    if (friction > 0.0f) {
+                        // The levers from each centre to the contact point.
+                        const glm::vec3 leverA = A.radius * n, leverB = -B.radius * n;
+                        const glm::vec3 slip = (B.velocity + glm::cross(B.angularVelocity, leverB)) -
+                                               (A.velocity + glm::cross(A.angularVelocity, leverA));
+                        const glm::vec3 tangential = slip - glm::dot(slip, n) * n;
+                        const float speed = glm::length(tangential);
+                        const float k = w + A.radius * A.radius * A.inverseInertia + B.radius * B.radius * B.inverseInertia;
+                        if (speed > 0.0f) {
+                            const glm::vec3 t = tangential / speed;
+                            // On A along +t, on B along −t: the slip's tangential part falls by k·J_t.
+                            const glm::vec3 jt = std::min(speed / k, friction * impulse) * t;
+                            A.velocity += A.inverseMass * jt;
+                            A.angularVelocity += A.inverseInertia * glm::cross(leverA, jt);
+                            B.velocity -= B.inverseMass * jt;
+                            B.angularVelocity -= B.inverseInertia * glm::cross(leverB, jt);
+                        }
+                    }
                 }
             }
         }

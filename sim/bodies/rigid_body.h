@@ -62,26 +62,41 @@ float BodyInertia(const BodySpec& spec);
 std::vector<int> MatchBodies(std::span<const std::string> before, std::span<const BodySpec> after);
 
 /// A sphere in a contact (ResolveSphereContacts): centre (m), velocity (m/s),
-/// radius (m) and 1/mass (1/kg; 0: immovable, as a fixed or held body).
+/// radius (m), 1/mass (1/kg; 0: immovable, as a fixed or held body), angular
+/// velocity (rad/s) and 1/moment of inertia (1/(kg m²); 0: its spin is not
+/// changed, as a fixed or held body's, whose surface still moves with it).
 struct ContactSphere {
     glm::vec3 position{0.0f};
     glm::vec3 velocity{0.0f};
     float radius = 0.0f;
     float inverseMass = 0.0f;
+    glm::vec3 angularVelocity{0.0f};
+    float inverseInertia = 0.0f;
 };
 
-/// Frictionless contacts of rigid spheres, pair by pair in index order (so the
-/// result does not depend on threads): spheres that overlap are moved apart
-/// along the line of their centres, each by its share 1/m of the overlap, and
-/// if they close along it at speed v_n they take the impulse that makes them
-/// leave at `restitution`·v_n (Newton's law of restitution; momentum is kept:
-/// Σ m v is the same before and after between movable spheres). Up to 16
-/// passes (Gauss–Seidel), for spheres that touch more than one other: a row of
-/// five pushed 1 cm into each other ends within 0.1 mm. Returns the contacts
-/// found in the first pass. No spin: frictionless spheres exchange no torque.
-/// Spheres that close slower than `restingSpeed` (m/s) stop against each other
-/// instead (restitution 0): a resting contact, as Box2D's velocity threshold
-/// makes one, so a ball lying on another does not bounce a little every step.
-int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, float restingSpeed = 0.0f);
+/// Contacts of rigid spheres, pair by pair in index order (so the result does
+/// not depend on threads): spheres that overlap are moved apart along the line
+/// of their centres n, each by its share 1/m of the overlap, and if they close
+/// along it at speed v_n they take the normal impulse J_n that makes them
+/// leave at `restitution`·v_n (Newton's law of restitution). Spheres that close
+/// slower than `restingSpeed` (m/s) stop against each other instead
+/// (restitution 0): a resting contact, as Box2D's velocity threshold makes
+/// one, so a ball lying on another does not bounce a little every step.
+///
+/// Coulomb friction (`friction` μ ≥ 0): with J_n, a tangential impulse J_t at
+/// the contact point, against the surfaces' slip u_t there (centre velocities
+/// and ω × the lever ±R n), of the size that stops the slip,
+/// |u_t| / (1/m_a + 1/m_b + R_a²/I_a + R_b²/I_b), but at most μ J_n (Stronge,
+/// *Impact Mechanics*, 2000, ch. 5; the sequential-impulse form of Box2D and
+/// Jolt). A ball sliding onto an immovable one without reaching μ J_n leaves
+/// rolling at 5/7 of its tangential speed (I = ⅖ m R²). Both impulses act at
+/// the one contact point, so momentum Σ m v and angular momentum
+/// Σ (m x × v + I ω) are kept between movable spheres.
+///
+/// Up to 16 passes (Gauss–Seidel), for spheres that touch more than one other:
+/// a row of five pushed 1 cm into each other ends within 0.1 mm. Returns the
+/// contacts found in the first pass.
+int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, float restingSpeed = 0.0f,
+                          float friction = 0.0f);
 
 }  // namespace vorton

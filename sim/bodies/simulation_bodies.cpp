@@ -110,18 +110,20 @@ void Simulation::CollideBodies(float dt) {
         const BodyState& body = m_bodies[b];
         // Held and fixed bodies, and massless ones, do not give way (as they do not to the fluid).
         const bool movable = !KinematicVelocity(b, dt, m_time + double(dt)) && spec.density > 0.0f;
-        spheres[b] = ContactSphere{body.position, body.velocity, spec.radius, movable ? 1.0f / BodyMass(spec) : 0.0f};
+        spheres[b] = ContactSphere{body.position, body.velocity, spec.radius, movable ? 1.0f / BodyMass(spec) : 0.0f,
+                                   body.angularVelocity, movable ? 1.0f / BodyInertia(spec) : 0.0f};
     }
     // Closing slower than gravity's pull gives in two steps: a ball resting on another, which
     // would otherwise bounce a little every step.
     const float resting = 2.0f * glm::length(m_setup.params.gravity) * dt;
-    if (ResolveSphereContacts(spheres, m_setup.params.bodyRestitution, resting) == 0) return;
+    if (ResolveSphereContacts(spheres, m_setup.params.bodyRestitution, resting, m_setup.params.bodyFriction) == 0) return;
     for (std::size_t b = 0; b < nb; ++b) {
         BodyState& body = m_bodies[b];
         if (!(spheres[b].inverseMass > 0.0f)) continue;
         body.position = spheres[b].position;
         body.velocity = spheres[b].velocity;
         body.velocityBeforeGrab = body.velocity;
+        body.angularVelocity = spheres[b].angularVelocity;
     }
 }
 

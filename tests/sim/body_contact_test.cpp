@@ -85,6 +85,77 @@ TEST(BodyContact, ARowOfSpheresPushedTogetherEndsWithNoOverlap) {
     }
 }
 
+// A solid sphere of mass m and radius R, at x moving at v: 1/m and 1/I = 1/(⅖ m R²).
+ContactSphere Solid(glm::vec3 x, glm::vec3 v, float radius, float mass) {
+    return {x, v, radius, 1.0f / mass, glm::vec3(0.0f), 1.0f / (0.4f * mass * radius * radius)};
+}
+
+TEST(BodyContact, ABallSlidingOntoAnImmovableOneLeavesRollingAtFiveSeventhsOfItsSpeed) {
+    // A 2-kg ball of radius 0.1 m lands on an immovable one below it at 1 m/s down and
+    // 0.5 m/s along x. With friction that does not run out (μ = 10), the contact stops
+    // its surface's slip: the tangential impulse J_t = m u_t/(1 + mR²/I) = m u_t (2/7)
+    // leaves the centre at 5/7 of 0.5 m/s and the ball spinning at 0.5·(5/7)/R about +y
+    // (rolling over the other's top: its lowest point at rest). The normal part leaves at e = 0.5 times 1 m/s.
+    std::vector<ContactSphere> s(2);
+    s[0] = {glm::vec3(0.0f), glm::vec3(0.0f), 0.1f, 0.0f};
+    s[1] = Solid(glm::vec3(0.0f, 0.0f, 0.199f), glm::vec3(0.5f, 0.0f, -1.0f), 0.1f, 2.0f);
+    ASSERT_EQ(ResolveSphereContacts(s, 0.5f, 0.0f, 10.0f), 1);
+    EXPECT_NEAR(s[1].velocity.x, 0.5f * 5.0f / 7.0f, 1e-6f);
+    EXPECT_NEAR(s[1].velocity.z, 0.5f, 1e-6f);
+    EXPECT_NEAR(s[1].angularVelocity.y, 0.5f * 5.0f / 7.0f / 0.1f, 1e-5f);
+    // Its contact point (−R along z) no longer slides: v + ω × (−R ẑ) has no x part.
+    const glm::vec3 contact = s[1].velocity + glm::cross(s[1].angularVelocity, glm::vec3(0.0f, 0.0f, -0.1f));
+    EXPECT_NEAR(contact.x, 0.0f, 1e-6f);
+    EXPECT_EQ(s[0].angularVelocity, glm::vec3(0.0f)) << "an immovable sphere keeps its spin";
+    // With little friction (μ = 0.05) the slip is not stopped: J_t = μ J_n, so the
+    // tangential speed falls by μ(1 + e)·1 m/s = 0.075 m/s, and the spin is J_t R / I.
+    s[1] = Solid(glm::vec3(0.0f, 0.0f, 0.199f), glm::vec3(0.5f, 0.0f, -1.0f), 0.1f, 2.0f);
+    ASSERT_EQ(ResolveSphereContacts(s, 0.5f, 0.0f, 0.05f), 1);
+    EXPECT_NEAR(s[1].velocity.x, 0.5f - 0.075f, 1e-6f);
+    EXPECT_NEAR(s[1].angularVelocity.y, (0.075f * 2.0f) * 0.1f / (0.4f * 2.0f * 0.01f), 1e-5f);
+    // Frictionless (μ = 0, the default): the tangential speed is kept and nothing spins.
+    s[1] = Solid(glm::vec3(0.0f, 0.0f, 0.199f), glm::vec3(0.5f, 0.0f, -1.0f), 0.1f, 2.0f);
+    ASSERT_EQ(ResolveSphereContacts(s, 0.5f), 1);
+    EXPECT_EQ(s[1].velocity.x, 0.5f);
+    EXPECT_EQ(s[1].angularVelocity, glm::vec3(0.0f));
+}
+
+TEST(BodyContact, FrictionBetweenFreeBallsKeepsMomentumAndAngularMomentum) {
+    // A 1-kg ball (R 0.1 m) spinning at 20 rad/s about z meets a 3-kg one (R 0.15 m)
+    // off-centre, both moving: friction passes spin and momentum between them, but
+    // both impulses act at the one contact point, so Σ m v and Σ (m x × v + I ω)
+    // about the origin are what they were (float rounding: 1e-5 of their size). The
+    // overlap's removal moves the centres (along the line of centres, which the
+    // impulses' point stays on), so both sums are taken at the centres it leaves.
+    std::vector<ContactSphere> s(2);
+    s[0] = Solid(glm::vec3(0.0f), glm::vec3(1.0f, 0.2f, 0.0f), 0.1f, 1.0f);
+    s[0].angularVelocity = glm::vec3(0.0f, 0.0f, 20.0f);
+    s[1] = Solid(glm::vec3(0.2f, 0.12f, 0.05f), glm::vec3(-0.5f, 0.0f, 0.3f), 0.15f, 3.0f);
+    const auto momentum = [&] {
+        glm::dvec3 p(0.0);
+        for (const ContactSphere& c : s) p += glm::dvec3(c.velocity) / double(c.inverseMass);
+        return p;
+    };
+    const auto angular = [&](const std::vector<ContactSphere>& motion) {
+        glm::dvec3 l(0.0);
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            const ContactSphere& c = motion[i];
+            l += glm::cross(glm::dvec3(s[i].position), glm::dvec3(c.velocity)) / double(c.inverseMass) +
+                 glm::dvec3(c.angularVelocity) / double(c.inverseInertia);
+        }
+        return l;
+    };
+    const std::vector<ContactSphere> before = s;
+    const glm::dvec3 p0 = momentum();
+    ASSERT_EQ(ResolveSphereContacts(s, 0.5f, 0.0f, 0.3f), 1);
+    const glm::dvec3 l0 = angular(before);
+    EXPECT_LT(glm::length(momentum() - p0), 1e-5 * glm::length(p0));
+    EXPECT_LT(glm::length(angular(s) - l0), 1e-5 * glm::length(l0));
+    // And friction did act: the slow ball took spin from the fast one's.
+    EXPECT_GT(glm::length(s[1].angularVelocity), 0.1f);
+    EXPECT_LT(s[0].angularVelocity.z, 20.0f);
+}
+
 TEST(BodyContact, ABallDroppedOnAFixedBallComesToRestOnItWithoutPassingThrough) {
     // The skin model in clear water: a ball of twice the water's density falls 0.3 m
     // onto a fixed ball of its size right below it. Without contacts it falls through
