@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <numeric>
 
-#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
+
+#include "sim/numerics/aabb.h"
 
 namespace vorton {
 
@@ -18,17 +19,19 @@ std::vector<std::size_t> FramedBodies(std::span<const glm::vec4> bodies, int sel
     std::iota(order.begin(), order.end(), std::size_t(0));
     const auto distance = [&](std::size_t i) { return glm::distance(glm::vec3(bodies[i]), centre); };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return distance(a) < distance(b); });
-    glm::vec3 lo = centre - glm::vec3(bodies[s].w), hi = centre + glm::vec3(bodies[s].w);
+    const auto sphereBox = [&](std::size_t i) {
+        const glm::vec3 c(bodies[i]), r(bodies[i].w);
+        return Aabb{c - r, c + r};
+    };
+    Aabb box = sphereBox(s);
     std::vector<std::size_t> framed{s};
     for (const std::size_t i : order) {
         if (i == s) continue;
-        const glm::vec3 p(bodies[i]);
-        const glm::vec3 newLo = glm::min(lo, p - glm::vec3(bodies[i].w));
-        const glm::vec3 newHi = glm::max(hi, p + glm::vec3(bodies[i].w));
-        const glm::vec3 extent = newHi - newLo;
+        Aabb grown = box;
+        grown.Grow(sphereBox(i));
+        const glm::vec3 extent = grown.Extent();
         if (std::max({extent.x, extent.y, extent.z}) > span) continue;
-        lo = newLo;
-        hi = newHi;
+        box = grown;
         framed.push_back(i);
     }
     std::sort(framed.begin(), framed.end());
