@@ -199,8 +199,9 @@ struct DensityGroup {
     /// Dye released by a body (m; 0: off): this group's tracers that are
     /// farther than this from the group's body (the first whose reset
     /// position is in the group's shape grown by its radius, else the one
-    /// nearest the group's centre) are released again at a random point of its surface, so a moving
-    /// body keeps trailing a wake of dye this long (a dye-only group).
+    /// nearest the group's centre) are released again at a random point of
+    /// its surface, so a moving body keeps trailing a wake of dye this long
+    /// (a dye-only group).
     float releaseBeyond = 0.0f;
 };
 
