@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <utility>
 
 #include <tbb/blocked_range.h>
@@ -16,7 +18,59 @@ namespace vorton {
 
 // ---- GridSolver ---------------------------------------------------------------------------
 
-GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil) { m_current.fft = std::make_unique<Fft>(); }
+namespace {
+
+/// The kernel transforms of every GridSolver (grid_solver.h): most recently
+/// used first, up to GridSolver::kKernelCacheEntries within
+/// GridSolver::kKernelCacheBytes. Thread-safe.
+class KernelStore {
+public:
+    using Kernel = std::shared_ptr<const std::vector<float>>;
+
+    static KernelStore& Get() {
+        static KernelStore store;
+        return store;
+    }
+    /// The transform of the key, or null; a hit becomes the most recent.
+    Kernel Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2) {
+        std::lock_guard lock(m_mutex);
+        const auto hit = std::find_if(m_entries.begin(), m_entries.end(),
+                                      [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
+        if (hit == m_entries.end()) return nullptr;
+        std::rotate(m_entries.begin(), hit, hit + 1);
+        return m_entries.front().kernel;
+    }
+    /// Adds a transform as the most recent (or makes it so, if another
+    /// solver added the key meanwhile) and drops the least recent past the bounds.
+    void Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel) {
+        std::lock_guard lock(m_mutex);
+        std::erase_if(m_entries, [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
+        m_entries.insert(m_entries.begin(), Entry{padded, spacing, sigma2, std::move(kernel)});
+        std::size_t bytes = 0, keep = 0;
+        while (keep < m_entries.size() && keep < GridSolver::kKernelCacheEntries &&
+               (keep == 0 || bytes + m_entries[keep].Bytes() <= GridSolver::kKernelCacheBytes)) {
+            bytes += m_entries[keep].Bytes();
+            ++keep;
+        }
+        m_entries.resize(keep);
+    }
+
+private:
+    struct Entry {
+        glm::ivec3 padded;
+        glm::vec3 spacing;
+        float sigma2;
+        Kernel kernel;
+        bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
+        std::size_t Bytes() const { return kernel->size() * sizeof(float); }
+    };
+    std::mutex m_mutex;
+    std::vector<Entry> m_entries;
+};
+
+}  // namespace
+
+GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {}
 GridSolver::~GridSolver() = default;
 GridSolver::GridSolver(GridSolver&&) noexcept = default;
 GridSolver& GridSolver::operator=(GridSolver&&) noexcept = default;
@@ -28,50 +82,26 @@ void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
                             GridFftSize(2 * n.z - 1, FftLine::kComplex));
     m_grid = grid;
     if (!m_current.Matches(padded, grid.spacing, sigma2)) {
-        // The current transform goes to the front of the cache; the one
-        // asked for comes from it, or is computed.
-        const auto hit = std::find_if(m_cache.begin(), m_cache.end(), [&](const KernelTransform& e) {
-            return e.Matches(padded, grid.spacing, sigma2);
-        });
-        KernelTransform found;
-        if (hit != m_cache.end()) {
-            found = std::move(*hit);
-            m_cache.erase(hit);
-        }
-        if (m_current.sigma2 >= 0.0f) m_cache.insert(m_cache.begin(), std::move(m_current));
-        // Least recently used out first, past the count or the bytes.
-        std::size_t bytes = 0, keep = 0;
-        while (keep < m_cache.size() && keep + 1 < kKernelCacheEntries &&
-               bytes + m_cache[keep].kernel.size() * sizeof(float) <= kKernelCacheBytes) {
-            bytes += m_cache[keep].kernel.size() * sizeof(float);
-            ++keep;
-        }
-        std::unique_ptr<Fft> spareFft;  // plans of a dropped entry, to reuse
-        while (m_cache.size() > keep) {
-            if (!spareFft) spareFft = std::move(m_cache.back().fft);
-            m_cache.pop_back();
-        }
-        if (found.fft) {
-            m_current = std::move(found);
-        } else {
-            m_current = KernelTransform{padded, grid.spacing, sigma2, {},
-                                        spareFft ? std::move(spareFft) : std::make_unique<Fft>()};
-            if (padded != m_current.fft->size) m_current.fft->MakePlans(padded);
-            ComputeKernel();
+        if (padded != m_fft->size) m_fft->MakePlans(padded);
+        m_current = KernelTransform{padded, grid.spacing, sigma2, KernelStore::Get().Find(padded, grid.spacing, sigma2)};
+        if (!m_current.kernel) {
+            m_current.kernel = std::make_shared<const std::vector<float>>(ComputeKernel());
+            KernelStore::Get().Add(padded, grid.spacing, sigma2, m_current.kernel);
         }
     }
-    const std::size_t spectrumSize = std::size_t(m_current.fft->nxc) * padded.y * n.z;
+    const std::size_t spectrumSize = std::size_t(m_fft->nxc) * padded.y * n.z;
     for (auto& s : m_spectrum) s.resize(spectrumSize);
     m_alpha.resize(grid.PointCount());
     m_velocity.resize(grid.PointCount());
 }
 
-void GridSolver::ComputeKernel() {
-    Fft& fft = *m_current.fft;
+std::vector<float> GridSolver::ComputeKernel() const {
+    Fft& fft = *m_fft;
     const glm::ivec3 N = m_current.padded;
+    assert(fft.size == N);
     const glm::dvec3 h(m_current.spacing);
     const double sigma2 = m_current.sigma2;
-    std::vector<float>& kernel = m_current.kernel;
+    std::vector<float> kernel;
     // Full-size spectrum of one component, only while the kernel changes.
     std::vector<Complex> full(std::size_t(fft.nxc) * N.y * N.z);
     Complex* const spectra[1] = {full.data()};
@@ -81,6 +111,8 @@ void GridSolver::ComputeKernel() {
     auto offset = [&](int m, int a) { return (2 * m < N[a] ? m : m - N[a]) * h[a]; };
     const double scale = double(kOneOverFourPi) / (double(N.x) * N.y * N.z);
     const int batches = (fft.nxc + kBatch - 1) / kBatch;
+    // Lanes past the last x wavenumber of the last batch stay 0.
+    kernel.assign(std::size_t(batches) * N.y * kBatch * N.z * 3, 0.0f);
     for (int c = 0; c < 3; ++c) {
         fft.ForwardX(spectra, N.y, N.z, [&](int, int j, int k, float* line) {
             const double y = offset(j, 1), z = offset(k, 2);
@@ -99,28 +131,27 @@ void GridSolver::ComputeKernel() {
             }
         });
         fft.TransformY(spectra, N.z, N.y, N.y, true);
+        // The z lines, each batch written straight into the kernel's order
+        // (batch t = j·batches + i0/kBatch, then lane, z, component): a batch's
+        // block is contiguous there, so the batches write disjoint blocks in
+        // parallel, and the value each gets does not depend on which thread.
         Fft::ForBatches(N.y, fft.nxc, [&](int j, int i0) {
             LineScratch& s = fft.Local();
             const int lines = std::min(kBatch, fft.nxc - i0);
             const std::size_t stride = std::size_t(fft.nxc) * N.y;
-            Complex* base = full.data() + fft.Index(i0, j, 0);
-            Fft::Gather(base, stride, N.z, N.z, lines, s.line[0].data());
+            Fft::Gather(full.data() + fft.Index(i0, j, 0), stride, N.z, N.z, lines, s.line[0].data());
             fftwf_execute_dft(fft.forwardZ.get(), AsFftw(s.line[0].data()),
                               AsFftw(s.line[0].data()));
-            Fft::Scatter(s.line[0].data(), N.z, N.z, lines, stride, base);
-        });
-        if (c == 0) kernel.assign(std::size_t(batches) * N.y * kBatch * N.z * 3, 0.0f);
-        for (int k = 0; k < N.z; ++k) {
-            for (int j = 0; j < N.y; ++j) {
-                for (int i = 0; i < fft.nxc; ++i) {
-                    const std::size_t t = std::size_t(j) * batches + std::size_t(i / kBatch);
-                    const std::size_t at =
-                        ((t * kBatch + std::size_t(i % kBatch)) * N.z + k) * 3 + c;
-                    kernel[at] = float(double(full[fft.Index(i, j, k)].imag()) * scale);
+            float* block = kernel.data() + (std::size_t(j) * batches + std::size_t(i0 / kBatch)) * kBatch * N.z * 3;
+            for (int b = 0; b < lines; ++b) {
+                for (int k = 0; k < N.z; ++k) {
+                    const std::size_t at = std::size_t(b) * N.z + k;
+                    block[at * 3 + c] = float(double(s.line[0][at].imag()) * scale);
                 }
             }
-        }
+        });
     }
+    return kernel;
 }
 
 void GridSolver::Solve(const GridGeometry& grid, const VortonSources& sources, bool gradient) {
@@ -159,7 +190,7 @@ void GridSolver::Solve(const GridGeometry& grid, const VortonSources& sources, b
 }
 
 void GridSolver::Convolve() {
-    Fft& fft = *m_current.fft;
+    Fft& fft = *m_fft;
     const glm::ivec3 n = m_grid.points, N = m_current.padded;
     Complex* const spectra[3] = {m_spectrum[0].data(), m_spectrum[1].data(), m_spectrum[2].data()};
 
@@ -186,7 +217,7 @@ void GridSolver::Convolve() {
                               AsFftw(s.line[c].data()));
         }
         const float* kernel =
-            m_current.kernel.data() + (std::size_t(j) * batches + i0 / kBatch) * kBatch * N.z * 3;
+            m_current.kernel->data() + (std::size_t(j) * batches + i0 / kBatch) * kBatch * N.z * 3;
         for (int b = 0; b < lines; ++b) {
             for (int k = 0; k < N.z; ++k) {
                 const std::size_t at = std::size_t(b) * N.z + k;

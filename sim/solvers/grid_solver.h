@@ -73,18 +73,24 @@ struct LineFft;
 /// result independent of which thread runs it: results are bitwise identical
 /// for any thread count. Runs its tbb loops in the caller's task arena.
 /// Spectral buffers and plans are kept between solves (no allocation once the
-/// grid size settles); the kernel's transform is cached per (padded size,
-/// spacing, σ²): the current one and up to kKernelCacheEntries − 1 earlier
-/// ones while they take at most kKernelCacheBytes together (least recently
-/// used dropped first). A cached transform is the one computed afresh, bit
-/// for bit, so the cache changes no result.
+/// grid size settles). The kernel's transform depends only on (padded size,
+/// spacing, σ²), so the transforms are kept in one store shared by every
+/// GridSolver of the process (a simulation's predictor and corrector solvers,
+/// each group's solver, another simulation): the most recently used
+/// kKernelCacheEntries while they take at most kKernelCacheBytes together,
+/// besides those the solvers hold as current. The predictor's solver and the
+/// corrector's ask for the same key within a step as a wake's box grows, and
+/// the second finds the first's (stop 98: five balls' grid of 1–2 million
+/// points paid each new size twice, 300–850 ms each). A stored transform is the
+/// one computed afresh, bit for bit, so sharing changes no result.
 class GridSolver {
 public:
-    /// Most kernel transforms kept, the current one included.
+    /// Most kernel transforms the shared store keeps.
     static constexpr std::size_t kKernelCacheEntries = 8;
-    /// Most bytes the kept earlier transforms take together (the current one
-    /// is always kept); 64 MB is eight kernels of a 128 × 96 × 96 padded grid.
-    static constexpr std::size_t kKernelCacheBytes = std::size_t(64) << 20;
+    /// Most bytes the stored transforms take together (those solvers hold
+    /// as current are kept by them in any case); 256 MB is two kernels of a
+    /// 2²¹-point grid (kAutoGroupGridPoints), or 32 of a 128 × 96 × 96 padded one.
+    static constexpr std::size_t kKernelCacheBytes = std::size_t(256) << 20;
 
     explicit GridSolver(GridStencil stencil = GridStencil::kM4Prime);
     ~GridSolver();
@@ -120,6 +126,11 @@ public:
     /// The last Solve's core radius squared (m²) and padded FFT size (points per axis).
     float KernelSigma2() const { return m_current.sigma2; }
     glm::ivec3 PaddedSize() const { return m_current.padded; }
+    /// True when this solver's kernel transform is the very one `other` uses
+    /// (from the shared store, not computed again).
+    bool SharesKernelWith(const GridSolver& other) const {
+        return m_current.kernel && m_current.kernel == other.m_current.kernel;
+    }
 
 private:
     using Fft = LineFft;
@@ -134,7 +145,6 @@ private:
     using Complex = std::complex<float>;
 
     void Configure(const GridGeometry& grid, float sigma2);
-    void ComputeKernel();
     void Assign(const VortonSources& sources);
     void Convolve();
     void ComputeGradient();
@@ -152,8 +162,8 @@ private:
     std::vector<std::uint32_t> m_order;       // vortons sorted by z plane
     std::vector<std::uint32_t> m_planeStart;  // first of each key in m_order, keys + 1
     std::vector<std::uint32_t> m_planeOf;     // each vorton's key: its highest stencil plane
-    // The kernel's transform for one key (padded size, spacing, σ²) and the
-    // FFT plans for that padded size.
+    // The kernel's transform for one key (padded size, spacing, σ²), shared
+    // with the store and other solvers (never changed once computed).
     struct KernelTransform {
         glm::ivec3 padded{0};     // FFT size N per axis, ≥ 2n − 1, 2^a 3^b 5^c 7^d
         glm::vec3 spacing{0.0f};
@@ -162,18 +172,16 @@ private:
         // K_c is odd along c and even along the others, so its transform is
         // imaginary), scaled by 1/(4π N.x N.y N.z), in the order the z pass
         // reads them: per batch of 8 x wavenumbers (y-major), per wavenumber, per z, c.
-        std::vector<float> kernel;
-        std::unique_ptr<Fft> fft;
+        std::shared_ptr<const std::vector<float>> kernel;
 
         bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
     };
+    /// The transform of m_current's key, computed with m_fft's plans (which
+    /// must be for m_current.padded).
+    std::vector<float> ComputeKernel() const;
+
     KernelTransform m_current;  // the last Solve's
-    // Earlier transforms (other keys), most recently used first: a box that
-    // wanders among a few sizes (a falling ball's wake, a drop that grows and
-    // shrinks by a cell) finds them here instead of recomputing one
-    // (measured: falling_ball asked for 418 kernels in 1,500 steps among 55
-    // keys with the two-entry cache this replaces).
-    std::vector<KernelTransform> m_cache;
+    std::unique_ptr<Fft> m_fft;  // plans for m_current.padded
 };
 
 }  // namespace vorton
