@@ -178,19 +178,23 @@ void Simulation::ResolveActiveSolver(const Aabb& vortonBox) {
     m_activeSolver = Solver::Grid;
     if (pays(GridPointCount(vortonBox, cell, 2.5f * cell))) return;
     // Groups far apart (a ball risen out of its layers with its wake): a
-    // grid each, if together they pay.
-    // Each group's grid is solved on its own, so velocity_grid_cells bounds each (as it
-    // bounds the one grid); sparsity counts them together. Two balls' wakes of 210,000
-    // points each took 30 ms a solve on their grids and 65 ms in the treecode (stop 96).
+    // grid each, if together they pay. Each group's grid is solved on its own at the asked
+    // cell and serves the solver alone (the tracers' grid is the one above, whose cells
+    // velocity_grid_cells coarsens), so kAutoGroupGridPoints bounds each; sparsity counts
+    // them together. Two balls' wakes of 210,000 points each took 30 ms a solve on their
+    // grids and 65 ms in the treecode (stop 96). One group too, past velocity_grid_cells:
+    // five balls within 2 m, whose grid of 1-2 million points took half the treecode's
+    // time (stop 98).
     const std::vector<VortonCluster> groups = SplitIntoClusters(m_vortons.position, cell, 2.5f * cell);
+    const std::size_t groupMax = std::max(maxPoints, kAutoGroupGridPoints);
     std::size_t points = 0;
     bool eachFits = true;
     for (const VortonCluster& g : groups) {
         const std::size_t own = GridPointCount(g.box, cell, 2.5f * cell);
-        eachFits = eachFits && own <= maxPoints;
+        eachFits = eachFits && own <= groupMax;
         points += own;
     }
-    if (groups.size() > 1 && eachFits && points <= kAutoTreeSparsity * n) {
+    if (!groups.empty() && eachFits && points <= kAutoTreeSparsity * n) {
         m_clusterCell = cell;
         return;
     }

@@ -96,13 +96,14 @@ TEST(Determinism, AutoSolverIsDirectForFewVortonsAndTheGridForMany) {
     }
 }
 
-TEST(Determinism, AutoSolvesFarApartGroupsOnAGridEachWhileEachGridFits) {
+TEST(Determinism, AutoSolvesFarApartGroupsOnAGridEachWhateverTheTracerGridsCap) {
     // two_drops with its drops 6 m apart: one grid over both would be mostly
-    // empty, so Auto solves each drop on its own grid. velocity_grid_cells
-    // bounds each of those grids, not their sum (two balls' wakes took 30 ms a
-    // solve on their own grids against 65 ms in the treecode, stop 96): with
-    // the cap between the larger grid and the sum, it stays on the grids; below
-    // well below the larger grid, it takes the treecode.
+    // empty, so Auto solves each drop on its own grid at the asked cell (two
+    // balls' wakes took 30 ms a solve on their own grids against 65 ms in the
+    // treecode, stop 96). velocity_grid_cells bounds the one grid the tracers
+    // share, not those (kAutoGroupGridPoints does, stop 98): with the cap
+    // between the larger grid and the sum, or below half the larger, the
+    // groups' grids are solved, whole.
     SceneSetup setup = test::LoadSetup("two_drops");
     setup.params.tracerCount = 2000;
     setup.groups[0].center.z = 3.0f;
@@ -118,17 +119,48 @@ TEST(Determinism, AutoSolvesFarApartGroupsOnAGridEachWhileEachGridFits) {
         sum += points;
     }
     ASSERT_LT(largest + 64, sum);  // room for a cap between them
-    for (const bool fits : {true, false}) {
-        setup.params.velocityGridCells = int(fits ? (largest + sum) / 2 : largest / 2);
+    ASSERT_LE(sum, kAutoGroupGridPoints);
+    std::vector<std::size_t> solved;
+    for (const std::size_t cap : {(largest + sum) / 2, largest / 2}) {
+        setup.params.velocityGridCells = int(cap);
         Simulation sim(setup);
         ASSERT_TRUE(test::RunSteps(sim, 1).ok);
-        EXPECT_EQ(sim.ActiveSolver(), fits ? Solver::Grid : Solver::Tree) << "cap " << setup.params.velocityGridCells;
-        if (fits) {
-            EXPECT_GT(sim.LastStepWork().solverGridPoints, 0u);
-        } else {
-            EXPECT_EQ(sim.LastStepWork().solverGridPoints, 0u);
-        }
+        EXPECT_EQ(sim.ActiveSolver(), Solver::Grid) << "cap " << cap;
+        solved.push_back(sim.LastStepWork().solverGridPoints);
     }
+    // The same grids under either cap (a step's solves together), not grids coarsened to it.
+    EXPECT_GE(solved[0], sum);
+    EXPECT_EQ(solved[1], solved[0]);
+}
+
+TEST(Determinism, AutoSolvesOneGroupPastTheTracerGridsCapOnItsOwnGridAtTheAskedCell) {
+    // One drop whose grid at the asked cell (one spacing) has more points than
+    // velocity_grid_cells: the one grid the tracers share would coarsen its
+    // cells to fit, and Auto took the treecode instead. Now the drop is solved
+    // on its own grid at the asked cell, as a group (kAutoGroupGridPoints; five
+    // balls within 2 m: 55–105 ms a solve against the treecode's 180–235 ms,
+    // stop 98). Its vortons then move exactly as with a cap the one grid fits
+    // (the same grid, the same sums), and not as with the treecode.
+    SceneSetup setup = test::LoadSetup("dye_drop");
+    setup.params.tracerCount = 0;
+    setup.params.remeshEvery = 0;  // a remesh would coarsen the lattice past the cap (MaxGridPoints)
+    setup.params.solver = Solver::Auto;
+    Simulation probe(setup);
+    const std::size_t n = probe.GetVortons().Size();
+    const float cell = setup.params.velocityGridSpacing * probe.Spacing();
+    const std::size_t points = GridPointCount(BoundsOf(probe.GetVortons().position), cell, 2.5f * cell);
+    ASSERT_GE(n, kAutoGridVortons);
+    ASSERT_LE(2 * points, kAutoTreeSparsity * n);  // sparse enough for a grid, with room for the drop to spread
+    setup.params.velocityGridCells = int(4 * points);
+    const std::uint64_t oneGrid = HashAfter(setup, 4, 2);
+    setup.params.velocityGridCells = int(points / 4);
+    Simulation sim(setup);
+    ASSERT_TRUE(test::RunSteps(sim, 4).ok);
+    EXPECT_EQ(sim.ActiveSolver(), Solver::Grid);
+    EXPECT_GT(sim.LastStepWork().solverGridPoints, std::size_t(setup.params.velocityGridCells));
+    EXPECT_EQ(test::StateHash(sim), oneGrid);
+    setup.params.solver = Solver::Tree;
+    EXPECT_NE(HashAfter(setup, 4, 2), oneGrid);
 }
 
 }  // namespace
