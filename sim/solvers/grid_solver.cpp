@@ -115,19 +115,28 @@ std::vector<float> GridSolver::ComputeKernel() const {
     kernel.assign(std::size_t(batches) * N.y * kBatch * N.z * 3, 0.0f);
     for (int c = 0; c < 3; ++c) {
         fft.ForwardX(spectra, N.y, N.z, [&](int, int j, int k, float* line) {
+            // K_c is odd along c: at the Nyquist index (its own mirror image,
+            // never an offset two unpadded points have) it must be 0 for the
+            // transform to be purely imaginary.
+            if ((c == 1 && 2 * j == N.y) || (c == 2 && 2 * k == N.z)) {
+                std::fill(line, line + N.x, 0.0f);
+                return;
+            }
             const double y = offset(j, 1), z = offset(k, 2);
-            for (int i = 0; i < N.x; ++i) {
+            // Index i and its mirror N.x − i are offsets x and −x (exactly:
+            // (−i)·h = −(i·h)), so they share q and (q√q), which is computed once.
+            for (int i = 0; 2 * i <= N.x; ++i) {
                 const glm::dvec3 r(offset(i, 0), y, z);
-                const int ijk[3] = {i, j, k};
-                // K_c is odd along c: at the Nyquist index (its own mirror image,
-                // never an offset two unpadded points have) it must be 0 for the
-                // transform to be purely imaginary.
-                if (2 * ijk[c] == N[c]) {
-                    line[i] = 0.0f;
-                    continue;
-                }
                 const double q = glm::dot(r, r) + sigma2;
-                line[i] = float(r[c] / (q * std::sqrt(q)));
+                const double d = q * std::sqrt(q);
+                const bool mirrored = i > 0 && 2 * i < N.x;
+                if (c == 0) {
+                    line[i] = 2 * i == N.x ? 0.0f : float(r.x / d);
+                    if (mirrored) line[N.x - i] = float(-r.x / d);
+                } else {
+                    line[i] = float(r[c] / d);
+                    if (mirrored) line[N.x - i] = line[i];
+                }
             }
         });
         fft.TransformY(spectra, N.z, N.y, N.y, true);

@@ -85,12 +85,15 @@ struct LineFft;
 /// one computed afresh, bit for bit, so sharing changes no result.
 class GridSolver {
 public:
-    /// Most kernel transforms the shared store keeps.
-    static constexpr std::size_t kKernelCacheEntries = 8;
+    /// Most kernel transforms the shared store keeps. Each group's solver
+    /// (two per group: predictor and corrector) meets a few sizes as its box
+    /// wanders: three balls' six solvers computed 233 transforms in 26 s with
+    /// 8 entries, 46 with 64, and a step at 20–25 s cost 123 ms against 98 (stop 98).
+    static constexpr std::size_t kKernelCacheEntries = 64;
     /// Most bytes the stored transforms take together (those solvers hold
-    /// as current are kept by them in any case); 256 MB is two kernels of a
-    /// 2²¹-point grid (kAutoGroupGridPoints), or 32 of a 128 × 96 × 96 padded one.
-    static constexpr std::size_t kKernelCacheBytes = std::size_t(256) << 20;
+    /// as current are kept by them in any case): 64 of three balls' (7 MB
+    /// each), or five of a 2²¹-point grid's (kAutoGroupGridPoints, 100 MB).
+    static constexpr std::size_t kKernelCacheBytes = std::size_t(512) << 20;
 
     explicit GridSolver(GridStencil stencil = GridStencil::kM4Prime);
     ~GridSolver();
