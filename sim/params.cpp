@@ -44,7 +44,7 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"dt", "Time step", "s", &P::dt, 1.0e-4f, 0.1f, true, true, "simulated time per step", Panel::Solver, 0.001f, 0.05f},
         {"solver", "Solver", "", &P::solver, 0.0f, 3.0f, true, false,
          "velocity from vorticity: direct (exact, O(N^2)), tree (treecode, O(N log N)), grid (FFT vortex-in-cell on "
-         "the velocity grid, O(M log M), for large N) or auto (direct below 1000 vortons, then grid while its box fits at <= 16 grid points per vorton, else a grid per group of vortons where they lie in groups far apart, else tree)", Panel::Solver},
+         "the velocity grid, O(M log M), for large N) or auto (direct below 1000 vortons, then grid while its box fits at <= 16 grid points per vorton, else a grid per group of vortons where they lie in groups far apart or fill a box too large for velocity_grid_cells, else tree)", Panel::Solver},
         {"tree_theta", "Tree opening angle", "", &P::treeTheta, 0.05f, 1.0f, true, false,
          "treecode accepts a cluster when its radius / distance is below this", Panel::Solver, 0.1f, 1.0f},
         {"tree_leaf_size", "Tree leaf size", "", &P::treeLeafSize, 1.0f, 64.0f, true, false,

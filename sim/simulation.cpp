@@ -209,7 +209,7 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
     } else {
         VelocitySolver& solver = SolverFor(false);
         solver.Load(VortonSources{m_vortons.position, m_alpha, m_sigma2}, FitVortonGrid(BoundsOf(m_vortons.position)),
-                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell}, false);
+                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell, m_internals->kernelStore}, false);
         solver.Evaluate(points, velocity);
         if (BodySheets()) {
             UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); },
@@ -261,7 +261,7 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     LoadSources(position, vorticity);
     if (!position.empty()) {
         solver.Load(VortonSources{position, m_alpha, m_sigma2}, grid,
-                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell}, true);
+                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell, m_internals->kernelStore}, true);
         m_work.solverGridPoints += solver.SolvedGridPoints();
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }

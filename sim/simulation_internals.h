@@ -12,6 +12,7 @@
 #include "sim/particles/pse.h"
 #include "sim/particles/stratification.h"
 #include "sim/simulation.h"
+#include "sim/solvers/grid_solver.h"
 #include "sim/solvers/velocity_solver.h"
 
 namespace vorton {
@@ -20,6 +21,9 @@ struct Simulation::Internals {
     /// Per solver kind (Direct, Tree, Grid), made when first used: [0] the
     /// step's first and last evaluations, [1] the predictor's.
     std::array<std::unique_ptr<VelocitySolver>, 3> solvers[2];
+    /// The grid solvers' kernel transforms, shared by all of them (the
+    /// predictor's and the rest's, each group's): SolverSettings::kernelStore.
+    std::shared_ptr<GridKernelStore> kernelStore = std::make_shared<GridKernelStore>();
     ParticleStrengthExchange pse;
     BaroclinicGenerator baroclinicGenerator;
     /// The remesh's solenoidal projection (its plans and buffers kept).

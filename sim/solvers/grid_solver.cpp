@@ -16,64 +16,47 @@
 
 namespace vorton {
 
+// ---- GridKernelStore ----------------------------------------------------------------------
+
+GridKernelStore::Kernel GridKernelStore::Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2) {
+    std::lock_guard lock(m_mutex);
+    const auto hit = std::find_if(m_entries.begin(), m_entries.end(), [&](const Entry& e) {
+        return e.padded == padded && e.spacing == spacing && e.sigma2 == sigma2;
+    });
+    if (hit == m_entries.end()) return nullptr;
+    std::rotate(m_entries.begin(), hit, hit + 1);
+    return m_entries.front().kernel;
+}
+
+void GridKernelStore::Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel) {
+    std::lock_guard lock(m_mutex);
+    std::erase_if(m_entries, [&](const Entry& e) {
+        return e.padded == padded && e.spacing == spacing && e.sigma2 == sigma2;
+    });
+    m_entries.insert(m_entries.begin(), Entry{padded, spacing, sigma2, std::move(kernel)});
+    // The newest always stays; older ones while the count and the bytes allow.
+    std::size_t bytes = 0, keep = 0;
+    while (keep < m_entries.size() && keep < kMaxEntries) {
+        const std::size_t size = m_entries[keep].kernel->size() * sizeof(float);
+        if (keep > 0 && bytes + size > kMaxBytes) break;
+        bytes += size;
+        ++keep;
+    }
+    m_entries.resize(keep);
+}
+
 // ---- GridSolver ---------------------------------------------------------------------------
 
-namespace {
-
-/// The kernel transforms of every GridSolver (grid_solver.h): most recently
-/// used first, up to GridSolver::kKernelCacheEntries within
-/// GridSolver::kKernelCacheBytes. Thread-safe.
-class KernelStore {
-public:
-    using Kernel = std::shared_ptr<const std::vector<float>>;
-
-    static KernelStore& Get() {
-        static KernelStore store;
-        return store;
-    }
-    /// The transform of the key, or null; a hit becomes the most recent.
-    Kernel Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2) {
-        std::lock_guard lock(m_mutex);
-        const auto hit = std::find_if(m_entries.begin(), m_entries.end(),
-                                      [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
-        if (hit == m_entries.end()) return nullptr;
-        std::rotate(m_entries.begin(), hit, hit + 1);
-        return m_entries.front().kernel;
-    }
-    /// Adds a transform as the most recent (or makes it so, if another
-    /// solver added the key meanwhile) and drops the least recent past the bounds.
-    void Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel) {
-        std::lock_guard lock(m_mutex);
-        std::erase_if(m_entries, [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
-        m_entries.insert(m_entries.begin(), Entry{padded, spacing, sigma2, std::move(kernel)});
-        std::size_t bytes = 0, keep = 0;
-        while (keep < m_entries.size() && keep < GridSolver::kKernelCacheEntries &&
-               (keep == 0 || bytes + m_entries[keep].Bytes() <= GridSolver::kKernelCacheBytes)) {
-            bytes += m_entries[keep].Bytes();
-            ++keep;
-        }
-        m_entries.resize(keep);
-    }
-
-private:
-    struct Entry {
-        glm::ivec3 padded;
-        glm::vec3 spacing;
-        float sigma2;
-        Kernel kernel;
-        bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
-        std::size_t Bytes() const { return kernel->size() * sizeof(float); }
-    };
-    std::mutex m_mutex;
-    std::vector<Entry> m_entries;
-};
-
-}  // namespace
-
-GridSolver::GridSolver(GridStencil stencil) : m_stencil(stencil), m_fft(std::make_unique<Fft>()) {}
+GridSolver::GridSolver(GridStencil stencil)
+    : m_stencil(stencil), m_fft(std::make_unique<Fft>()), m_store(std::make_shared<GridKernelStore>()) {}
 GridSolver::~GridSolver() = default;
 GridSolver::GridSolver(GridSolver&&) noexcept = default;
 GridSolver& GridSolver::operator=(GridSolver&&) noexcept = default;
+
+void GridSolver::UseKernelStore(std::shared_ptr<GridKernelStore> store) {
+    assert(store);
+    m_store = std::move(store);
+}
 
 void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
     const glm::ivec3 n = grid.points;
@@ -83,10 +66,10 @@ void GridSolver::Configure(const GridGeometry& grid, float sigma2) {
     m_grid = grid;
     if (!m_current.Matches(padded, grid.spacing, sigma2)) {
         if (padded != m_fft->size) m_fft->MakePlans(padded);
-        m_current = KernelTransform{padded, grid.spacing, sigma2, KernelStore::Get().Find(padded, grid.spacing, sigma2)};
+        m_current = KernelTransform{padded, grid.spacing, sigma2, m_store->Find(padded, grid.spacing, sigma2)};
         if (!m_current.kernel) {
             m_current.kernel = std::make_shared<const std::vector<float>>(ComputeKernel());
-            KernelStore::Get().Add(padded, grid.spacing, sigma2, m_current.kernel);
+            m_store->Add(padded, grid.spacing, sigma2, m_current.kernel);
         }
     }
     const std::size_t spectrumSize = std::size_t(m_fft->nxc) * padded.y * n.z;

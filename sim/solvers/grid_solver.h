@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -74,26 +75,53 @@ struct LineFft;
 /// for any thread count. Runs its tbb loops in the caller's task arena.
 /// Spectral buffers and plans are kept between solves (no allocation once the
 /// grid size settles). The kernel's transform depends only on (padded size,
-/// spacing, σ²), so the transforms are kept in one store shared by every
-/// GridSolver of the process (a simulation's predictor and corrector solvers,
-/// each group's solver, another simulation): the most recently used
-/// kKernelCacheEntries while they take at most kKernelCacheBytes together,
-/// besides those the solvers hold as current. The predictor's solver and the
-/// corrector's ask for the same key within a step as a wake's box grows, and
-/// the second finds the first's (stop 98: five balls' grid of 1–2 million
-/// points paid each new size twice, 300–850 ms each). A stored transform is the
-/// one computed afresh, bit for bit, so sharing changes no result.
+/// spacing, σ²), and is kept in a GridKernelStore: the solver's own, or one
+/// shared with other solvers (UseKernelStore; a simulation shares one among
+/// its predictor's and corrector's solvers and each group's). A stored
+/// transform is the one computed afresh, bit for bit, so no result depends on
+/// what a store holds.
+/// Kernel transforms of the grid solver, kept for reuse by key (padded FFT
+/// size, grid spacing, σ²): the kMaxEntries most recently used while they
+/// take at most kMaxBytes together (least recently used dropped first;
+/// the transforms solvers hold as current are kept by them in any case).
+/// Thread-safe. The predictor's solver and the corrector's ask for the same
+/// key within a step as a wake's box grows, and with a shared store the
+/// second finds the first's (five balls' grid of 1–2·10⁶ points paid each new
+/// size twice, 300–850 ms each, stop 98).
+class GridKernelStore {
+public:
+    /// A transform: GridSolver's layout (grid_solver.cpp), never changed once stored.
+    using Kernel = std::shared_ptr<const std::vector<float>>;
+    /// Most transforms kept. Each group's solvers meet a few sizes as their
+    /// boxes wander: three balls' six solvers computed 233 transforms in 26 s
+    /// with 8 entries, 46 with 64, and a step at 20–25 s cost 123 ms against 98
+    /// (stop 98).
+    static constexpr std::size_t kMaxEntries = 64;
+    /// Most bytes kept: 64 of three balls' transforms (7 MB each), or five of
+    /// a 2²¹-point grid's (kAutoGroupGridPoints, 100 MB).
+    static constexpr std::size_t kMaxBytes = std::size_t(512) << 20;
+
+    /// The transform of the key, or null; a hit becomes the most recent.
+    Kernel Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2);
+    /// Adds a transform as the most recent (replacing one of the same key)
+    /// and drops the least recent past the bounds.
+    void Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel);
+
+private:
+    struct Entry {
+        glm::ivec3 padded;
+        glm::vec3 spacing;
+        float sigma2;
+        Kernel kernel;
+    };
+    std::mutex m_mutex;
+    std::vector<Entry> m_entries;
+};
+
 class GridSolver {
 public:
-    /// Most kernel transforms the shared store keeps. Each group's solver
-    /// (two per group: predictor and corrector) meets a few sizes as its box
-    /// wanders: three balls' six solvers computed 233 transforms in 26 s with
-    /// 8 entries, 46 with 64, and a step at 20–25 s cost 123 ms against 98 (stop 98).
-    static constexpr std::size_t kKernelCacheEntries = 64;
-    /// Most bytes the stored transforms take together (those solvers hold
-    /// as current are kept by them in any case): 64 of three balls' (7 MB
-    /// each), or five of a 2²¹-point grid's (kAutoGroupGridPoints, 100 MB).
-    static constexpr std::size_t kKernelCacheBytes = std::size_t(512) << 20;
+    /// Most kernel transforms a store keeps (GridKernelStore::kMaxEntries).
+    static constexpr std::size_t kKernelCacheEntries = GridKernelStore::kMaxEntries;
 
     explicit GridSolver(GridStencil stencil = GridStencil::kM4Prime);
     ~GridSolver();
@@ -101,6 +129,11 @@ public:
     GridSolver& operator=(GridSolver&&) noexcept;
     GridSolver(const GridSolver&) = delete;
     GridSolver& operator=(const GridSolver&) = delete;
+
+    /// Keeps and finds kernel transforms in `store` (not null) from the next
+    /// Solve on, with the other solvers given it; a solver starts with a
+    /// store of its own.
+    void UseKernelStore(std::shared_ptr<GridKernelStore> store);
 
     /// Velocity on every point of `grid` (cells may differ per axis). The grid
     /// must cover every vorton with a margin of ≥ 2 cells for M4′ (≥ 1 for
@@ -130,7 +163,7 @@ public:
     float KernelSigma2() const { return m_current.sigma2; }
     glm::ivec3 PaddedSize() const { return m_current.padded; }
     /// True when this solver's kernel transform is the very one `other` uses
-    /// (from the shared store, not computed again).
+    /// (from a store they share, not computed again).
     bool SharesKernelWith(const GridSolver& other) const {
         return m_current.kernel && m_current.kernel == other.m_current.kernel;
     }
@@ -185,6 +218,7 @@ private:
 
     KernelTransform m_current;  // the last Solve's
     std::unique_ptr<Fft> m_fft;  // plans for m_current.padded
+    std::shared_ptr<GridKernelStore> m_store;  // never null
 };
 
 }  // namespace vorton

@@ -86,6 +86,7 @@ public:
             LoadGroups(stretching);
             return;
         }
+        if (settings.kernelStore) m_grid.UseKernelStore(settings.kernelStore);
         m_grid.Solve(vortonGrid, m_sources, stretching);
         m_solvedPoints = vortonGrid.PointCount();
     }
@@ -164,6 +165,7 @@ private:
             }
             const GridGeometry geometry =
                 FitGridWithCell(clusters[c].box, 2.5f * cell, cell, std::numeric_limits<std::size_t>::max());
+            if (m_settings.kernelStore) g.grid.UseKernelStore(m_settings.kernelStore);
             g.grid.Solve(geometry, g.Sources(), stretching);
             m_solvedPoints += geometry.PointCount();
             if (m_groupCount > 1) g.tree.Build(g.Sources(), std::max(1, m_settings.treeLeafSize));

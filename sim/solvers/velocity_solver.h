@@ -15,6 +15,8 @@
 
 namespace vorton {
 
+class GridKernelStore;
+
 /// The live settings a solver reads at each Load.
 struct SolverSettings {
     float treeTheta = 0.6f;  ///< treecode opening angle, clamped to [0.01, 1]
@@ -26,6 +28,10 @@ struct SolverSettings {
     /// induces elsewhere comes from a treecode over that group. GridVelocity
     /// is then empty.
     float clusterCell = 0.0f;
+    /// Grid solver only: where its kernel transforms are kept and found,
+    /// shared with the other solvers given it (grid_solver.h); null: each
+    /// grid solver keeps its own.
+    std::shared_ptr<GridKernelStore> kernelStore;
 };
 
 /// The regularised Biot–Savart sum v(x) = (1/4π) Σ α_k × r/(|r|²+σ_k²)^{3/2}

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -263,18 +264,23 @@ TEST(GridSolver, ReusedSolverMatchesFreshOne) {
     EXPECT_EQ(SolveHash(reused, smallGrid, small), expected);
 }
 
-TEST(GridSolver, SolversOfOneKeyShareOneKernelTransform) {
+TEST(GridSolver, SolversGivenOneStoreShareOneKernelTransformPerKey) {
     // A simulation's predictor and corrector solvers (and each group's) ask
-    // for the same (padded size, spacing, σ²) as a wake's box grows: the
-    // second takes the first's transform from the shared store instead of
+    // for the same (padded size, spacing, σ²) as a wake's box grows: given one
+    // store, the second takes the first's transform from it instead of
     // computing it again (five balls' 1-2 million point grids: 300-850 ms a
     // transform, stop 98), and solves to the same bits as a solver alone.
+    // Solvers not given a store keep their own.
     const Cloud cloud = SmoothBall(7.0f, 5), other = SmoothBall(9.0f, 6);
     const GridGeometry grid = GridFor(cloud, kDefaultCellOverSpacing);
-    GridSolver first, second, third;
-    const std::uint64_t expected = SolveHash(first, grid, cloud);
+    const auto store = std::make_shared<GridKernelStore>();
+    GridSolver alone, first, second, third;
+    for (GridSolver* s : {&first, &second, &third}) s->UseKernelStore(store);
+    const std::uint64_t expected = SolveHash(alone, grid, cloud);
+    EXPECT_EQ(SolveHash(first, grid, cloud), expected);
     EXPECT_EQ(SolveHash(second, grid, cloud), expected);
     EXPECT_TRUE(second.SharesKernelWith(first));
+    EXPECT_FALSE(first.SharesKernelWith(alone));
     // Another key is another transform.
     SolveHash(third, GridFor(other, kDefaultCellOverSpacing), other);
     EXPECT_FALSE(third.SharesKernelWith(first));
@@ -406,7 +412,7 @@ TEST(GridSolver, Timing) {
                     const auto t1 = std::chrono::steady_clock::now();
                     solver.Evaluate(VelocityQuery{cloud.position, v, cloud.vorticity, s});
                     const auto t2 = std::chrono::steady_clock::now();
-                    if (rep == 0) {  // plans, and the kernel's transform at 1 thread (at 2 the shared store has it)
+                    if (rep == 0) {  // plans and the kernel's transform
                         firstMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
                         continue;
                     }
@@ -482,7 +488,7 @@ struct GroupErrors {
 GroupErrors MeasureGroups(const Cloud& c, std::span<const glm::vec3> elsewhere) {
     std::unique_ptr<VelocitySolver> solver = MakeVelocitySolver(Solver::Grid);
     const GridGeometry unused = GridFor(c, kDefaultCellOverSpacing);
-    solver->Load(c.Sources(), unused, SolverSettings{0.6f, 16, c.h}, true);
+    solver->Load(c.Sources(), unused, SolverSettings{0.6f, 16, c.h, nullptr}, true);
     const std::size_t n = c.position.size();
     std::vector<glm::vec3> vd(n), sd(n), vg(n), sg(n);
     DirectVelocity(c.Sources(), VelocityQuery{c.position, vd, c.vorticity, sd});
@@ -553,7 +559,7 @@ TEST(GridSolverGroups, BitwiseIdenticalForAnyThreadCount) {
         tbb::task_arena arena(threads[t]);
         arena.execute([&] {
             std::unique_ptr<VelocitySolver> solver = MakeVelocitySolver(Solver::Grid);
-            solver->Load(two.Sources(), GridFor(two, kDefaultCellOverSpacing), SolverSettings{0.6f, 16, two.h}, true);
+            solver->Load(two.Sources(), GridFor(two, kDefaultCellOverSpacing), SolverSettings{0.6f, 16, two.h, nullptr}, true);
             std::vector<glm::vec3> v(n), s(n), e(elsewhere.size());
             solver->EvaluateAtSources(two.vorticity, v, s);
             solver->Evaluate(elsewhere, e);
