@@ -20,9 +20,8 @@ namespace vorton {
 
 GridKernelStore::Kernel GridKernelStore::Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2) {
     std::lock_guard lock(m_mutex);
-    const auto hit = std::find_if(m_entries.begin(), m_entries.end(), [&](const Entry& e) {
-        return e.padded == padded && e.spacing == spacing && e.sigma2 == sigma2;
-    });
+    const auto hit = std::find_if(m_entries.begin(), m_entries.end(),
+                                  [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
     if (hit == m_entries.end()) return nullptr;
     std::rotate(m_entries.begin(), hit, hit + 1);
     return m_entries.front().kernel;
@@ -30,9 +29,7 @@ GridKernelStore::Kernel GridKernelStore::Find(glm::ivec3 padded, glm::vec3 spaci
 
 void GridKernelStore::Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel) {
     std::lock_guard lock(m_mutex);
-    std::erase_if(m_entries, [&](const Entry& e) {
-        return e.padded == padded && e.spacing == spacing && e.sigma2 == sigma2;
-    });
+    std::erase_if(m_entries, [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
     m_entries.insert(m_entries.begin(), Entry{padded, spacing, sigma2, std::move(kernel)});
     // The newest always stays; older ones while the count and the bytes allow.
     std::size_t bytes = 0, keep = 0;

@@ -36,6 +36,45 @@ enum class GridStencil : std::uint8_t {
 /// (solvers/grid_solver_fft.h; keeps fftw3.h out of this header).
 struct LineFft;
 
+/// Kernel transforms of the grid solver, kept for reuse by key (padded FFT
+/// size, grid spacing, σ²): the kMaxEntries most recently used while they
+/// take at most kMaxBytes together (least recently used dropped first;
+/// the transforms solvers hold as current are kept by them in any case).
+/// Thread-safe. The predictor's solver and the corrector's ask for the same
+/// key within a step as a wake's box grows, and with a shared store the
+/// second finds the first's (five balls' grid of 1–2·10⁶ points paid each new
+/// size twice, 300–850 ms each, stop 98).
+class GridKernelStore {
+public:
+    /// A transform: GridSolver's layout (grid_solver.cpp), never changed once stored.
+    using Kernel = std::shared_ptr<const std::vector<float>>;
+    /// Most transforms kept. Each group's solvers meet a few sizes as their
+    /// boxes wander: three balls' six solvers computed 233 transforms in 26 s
+    /// with 8 entries, 46 with 64, and a step at 20–25 s cost 123 ms against 98
+    /// (stop 98).
+    static constexpr std::size_t kMaxEntries = 64;
+    /// Most bytes kept: 64 of three balls' transforms (7 MB each), or five of
+    /// a 2²¹-point grid's (kAutoGroupGridPoints, 100 MB).
+    static constexpr std::size_t kMaxBytes = std::size_t(512) << 20;
+
+    /// The transform of the key, or null; a hit becomes the most recent.
+    Kernel Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2);
+    /// Adds a transform as the most recent (replacing one of the same key)
+    /// and drops the least recent past the bounds.
+    void Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel);
+
+private:
+    struct Entry {
+        glm::ivec3 padded;
+        glm::vec3 spacing;
+        float sigma2;
+        Kernel kernel;
+        bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
+    };
+    std::mutex m_mutex;
+    std::vector<Entry> m_entries;
+};
+
 /// Velocity induced by vortons, computed on a uniform grid by FFT convolution:
 ///
 ///  1. assign each vorton's strength α_k (m³/s) to the grid points around it
@@ -80,49 +119,8 @@ struct LineFft;
 /// its predictor's and corrector's solvers and each group's). A stored
 /// transform is the one computed afresh, bit for bit, so no result depends on
 /// what a store holds.
-/// Kernel transforms of the grid solver, kept for reuse by key (padded FFT
-/// size, grid spacing, σ²): the kMaxEntries most recently used while they
-/// take at most kMaxBytes together (least recently used dropped first;
-/// the transforms solvers hold as current are kept by them in any case).
-/// Thread-safe. The predictor's solver and the corrector's ask for the same
-/// key within a step as a wake's box grows, and with a shared store the
-/// second finds the first's (five balls' grid of 1–2·10⁶ points paid each new
-/// size twice, 300–850 ms each, stop 98).
-class GridKernelStore {
-public:
-    /// A transform: GridSolver's layout (grid_solver.cpp), never changed once stored.
-    using Kernel = std::shared_ptr<const std::vector<float>>;
-    /// Most transforms kept. Each group's solvers meet a few sizes as their
-    /// boxes wander: three balls' six solvers computed 233 transforms in 26 s
-    /// with 8 entries, 46 with 64, and a step at 20–25 s cost 123 ms against 98
-    /// (stop 98).
-    static constexpr std::size_t kMaxEntries = 64;
-    /// Most bytes kept: 64 of three balls' transforms (7 MB each), or five of
-    /// a 2²¹-point grid's (kAutoGroupGridPoints, 100 MB).
-    static constexpr std::size_t kMaxBytes = std::size_t(512) << 20;
-
-    /// The transform of the key, or null; a hit becomes the most recent.
-    Kernel Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2);
-    /// Adds a transform as the most recent (replacing one of the same key)
-    /// and drops the least recent past the bounds.
-    void Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel);
-
-private:
-    struct Entry {
-        glm::ivec3 padded;
-        glm::vec3 spacing;
-        float sigma2;
-        Kernel kernel;
-    };
-    std::mutex m_mutex;
-    std::vector<Entry> m_entries;
-};
-
 class GridSolver {
 public:
-    /// Most kernel transforms a store keeps (GridKernelStore::kMaxEntries).
-    static constexpr std::size_t kKernelCacheEntries = GridKernelStore::kMaxEntries;
-
     explicit GridSolver(GridStencil stencil = GridStencil::kM4Prime);
     ~GridSolver();
     GridSolver(GridSolver&&) noexcept;

@@ -255,7 +255,7 @@ TEST(GridSolver, ReusedSolverMatchesFreshOne) {
     const GridGeometry largeGrid = GridFor(large, kDefaultCellOverSpacing);
     GridSolver freshLarge;
     const std::uint64_t largeExpected = SolveHash(freshLarge, largeGrid, large);
-    for (std::size_t k = 0; k <= GridSolver::kKernelCacheEntries; ++k) {
+    for (std::size_t k = 0; k <= GridKernelStore::kMaxEntries; ++k) {
         SolveHash(reused, GridFor(small, 0.7f + 0.05f * float(k)), small);
         if (k == 2) {
             EXPECT_EQ(SolveHash(reused, largeGrid, large), largeExpected);
