@@ -42,6 +42,13 @@ void GridKernelStore::Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Ke
     m_entries.resize(keep);
 }
 
+std::size_t GridKernelStore::Bytes() {
+    std::lock_guard lock(m_mutex);
+    std::size_t bytes = 0;
+    for (const Entry& e : m_entries) bytes += e.kernel->size() * sizeof(float);
+    return bytes;
+}
+
 // ---- GridSolver ---------------------------------------------------------------------------
 
 GridSolver::GridSolver(GridStencil stencil)
@@ -81,9 +88,12 @@ std::vector<float> GridSolver::ComputeKernel() const {
     assert(fft.size == N);
     const glm::dvec3 h(m_current.spacing);
     const double sigma2 = m_current.sigma2;
+    // The octant kept: y wavenumbers j ≤ N.y/2 and z wavenumbers k ≤ N.z/2 (KernelTransform).
+    const int ny = N.y / 2 + 1, nz = N.z / 2 + 1;
     std::vector<float> kernel;
-    // Full-size spectrum of one component, only while the kernel changes.
-    std::vector<Complex> full(std::size_t(fft.nxc) * N.y * N.z);
+    // One component's spectrum, only while the kernel changes: the z planes
+    // k < nz, the others being their mirror images.
+    std::vector<Complex> full(std::size_t(fft.nxc) * N.y * nz);
     Complex* const spectra[1] = {full.data()};
     // Offsets on the periodic padded grid by minimum image: index m is offset
     // m for m < N/2 and m − N above, which covers every difference
@@ -92,9 +102,16 @@ std::vector<float> GridSolver::ComputeKernel() const {
     const double scale = double(kOneOverFourPi) / (double(N.x) * N.y * N.z);
     const int batches = (fft.nxc + kBatch - 1) / kBatch;
     // Lanes past the last x wavenumber of the last batch stay 0.
-    kernel.assign(std::size_t(batches) * N.y * kBatch * N.z * 3, 0.0f);
+    kernel.assign(std::size_t(ny) * batches * kBatch * nz * 3, 0.0f);
     for (int c = 0; c < 3; ++c) {
-        fft.ForwardX(spectra, N.y, N.z, [&](int, int j, int k, float* line) {
+        // Index m and its mirror N − m along y or z are offsets ±m·h exactly
+        // ((−m)·h = −(m·h)), so the sampled K_c at the mirror is the same up to
+        // the sign s = −1 along c, +1 along the others, and so is the
+        // transform of its line along x, bit for bit (a DFT of −f is −DFT f in
+        // IEEE arithmetic). The x lines are sampled and transformed for the
+        // octant only, and the rest are those copies.
+        const bool flipY = c == 1, flipZ = c == 2;
+        fft.ForwardX(spectra, ny, nz, [&](int, int j, int k, float* line) {
             // K_c is odd along c: at the Nyquist index (its own mirror image,
             // never an offset two unpadded points have) it must be 0 for the
             // transform to be purely imaginary.
@@ -103,8 +120,7 @@ std::vector<float> GridSolver::ComputeKernel() const {
                 return;
             }
             const double y = offset(j, 1), z = offset(k, 2);
-            // Index i and its mirror N.x − i are offsets x and −x (exactly:
-            // (−i)·h = −(i·h)), so they share q and (q√q), which is computed once.
+            // Index i and its mirror N.x − i: the same, along x.
             for (int i = 0; 2 * i <= N.x; ++i) {
                 const glm::dvec3 r(offset(i, 0), y, z);
                 const double q = glm::dot(r, r) + sigma2;
@@ -119,23 +135,39 @@ std::vector<float> GridSolver::ComputeKernel() const {
                 }
             }
         });
-        fft.TransformY(spectra, N.z, N.y, N.y, true);
-        // The z lines, each batch written straight into the kernel's order
-        // (batch t = j·batches + i0/kBatch, then lane, z, component): a batch's
-        // block is contiguous there, so the batches write disjoint blocks in
-        // parallel, and the value each gets does not depend on which thread.
-        Fft::ForBatches(N.y, fft.nxc, [&](int j, int i0) {
+        tbb::parallel_for(tbb::blocked_range<int>(0, nz), [&](const tbb::blocked_range<int>& r) {
+            for (int k = r.begin(); k != r.end(); ++k) {
+                for (int j = ny; j < N.y; ++j) {
+                    const Complex* from = full.data() + fft.Index(0, N.y - j, k);
+                    std::transform(from, from + fft.nxc, full.data() + fft.Index(0, j, k),
+                                   [&](Complex v) { return flipY ? -v : v; });
+                }
+            }
+        });
+        // The y lines of each kept plane, which need every j.
+        fft.TransformY(spectra, nz, N.y, N.y, true);
+        // The z lines of the kept y wavenumbers, each batch written straight
+        // into the kernel's order (batch t = j·batches + i0/kBatch, then lane,
+        // z, component): a batch's block is contiguous there, so the batches
+        // write disjoint blocks in parallel, and the value each gets does not
+        // depend on which thread. A plane k ≥ nz is the sign copy of N.z − k,
+        // as after the x transform (transforms along y keep it exact).
+        Fft::ForBatches(ny, fft.nxc, [&](int j, int i0) {
             LineScratch& s = fft.Local();
             const int lines = std::min(kBatch, fft.nxc - i0);
             const std::size_t stride = std::size_t(fft.nxc) * N.y;
-            Fft::Gather(full.data() + fft.Index(i0, j, 0), stride, N.z, N.z, lines, s.line[0].data());
-            fftwf_execute_dft(fft.forwardZ.get(), AsFftw(s.line[0].data()),
-                              AsFftw(s.line[0].data()));
-            float* block = kernel.data() + (std::size_t(j) * batches + std::size_t(i0 / kBatch)) * kBatch * N.z * 3;
+            Complex* z = s.line[0].data();
+            Fft::Gather(full.data() + fft.Index(i0, j, 0), stride, nz, N.z, lines, z);
             for (int b = 0; b < lines; ++b) {
-                for (int k = 0; k < N.z; ++k) {
-                    const std::size_t at = std::size_t(b) * N.z + k;
-                    block[at * 3 + c] = float(double(s.line[0][at].imag()) * scale);
+                Complex* line = z + std::size_t(b) * N.z;
+                for (int k = nz; k < N.z; ++k) line[k] = flipZ ? -line[N.z - k] : line[N.z - k];
+            }
+            fftwf_execute_dft(fft.forwardZ.get(), AsFftw(z), AsFftw(z));
+            float* block = kernel.data() + (std::size_t(j) * batches + std::size_t(i0 / kBatch)) * kBatch * nz * 3;
+            for (int b = 0; b < lines; ++b) {
+                for (int k = 0; k < nz; ++k) {
+                    block[(std::size_t(b) * nz + k) * 3 + c] =
+                        float(double(z[std::size_t(b) * N.z + k].imag()) * scale);
                 }
             }
         });
@@ -195,6 +227,7 @@ void GridSolver::Convolve() {
     // z lines: forward, multiply by the kernel, inverse, keep z < n.z. In
     // Fourier space v̂ = α̂ × K̂ with K̂_c = iG_c (G real, 1/(4π N.x N.y N.z) folded in).
     const int nxc = fft.nxc, batches = (nxc + kBatch - 1) / kBatch;
+    const int ny = N.y / 2 + 1, nz = N.z / 2 + 1;
     const std::size_t zStride = std::size_t(nxc) * N.y;
     Fft::ForBatches(N.y, nxc, [&](int j, int i0) {
         LineScratch& s = fft.Local();
@@ -205,19 +238,29 @@ void GridSolver::Convolve() {
             fftwf_execute_dft(fft.forwardZ.get(), AsFftw(s.line[c].data()),
                               AsFftw(s.line[c].data()));
         }
-        const float* kernel =
-            m_current.kernel->data() + (std::size_t(j) * batches + i0 / kBatch) * kBatch * N.z * 3;
+        // The kernel's octant (KernelTransform): G_c is odd along c and even
+        // along the others, in y and in z wavenumbers alike.
+        const bool mirrorY = j >= ny;
+        const float* kernel = m_current.kernel->data() +
+                              (std::size_t(mirrorY ? N.y - j : j) * batches + i0 / kBatch) * kBatch * nz * 3;
+        const float sy = mirrorY ? -1.0f : 1.0f;
         for (int b = 0; b < lines; ++b) {
-            for (int k = 0; k < N.z; ++k) {
-                const std::size_t at = std::size_t(b) * N.z + k;
-                const float gx = kernel[3 * at], gy = kernel[3 * at + 1], gz = kernel[3 * at + 2];
-                const Complex ax = s.line[0][at], ay = s.line[1][at], az = s.line[2][at];
-                const Complex cx = ay * gz - az * gy, cy = az * gx - ax * gz,
-                              cz = ax * gy - ay * gx;
+            const float* g = kernel + std::size_t(b) * nz * 3;
+            Complex* lx = s.line[0].data() + std::size_t(b) * N.z;
+            Complex* ly = s.line[1].data() + std::size_t(b) * N.z;
+            Complex* lz = s.line[2].data() + std::size_t(b) * N.z;
+            auto cross = [&](int k, float gx, float gy, float gz) {
+                const Complex ax = lx[k], ay = ly[k], az = lz[k];
+                const Complex cx = ay * gz - az * gy, cy = az * gx - ax * gz, cz = ax * gy - ay * gx;
                 // Multiply by i: (re, im) → (−im, re).
-                s.line[0][at] = Complex(-cx.imag(), cx.real());
-                s.line[1][at] = Complex(-cy.imag(), cy.real());
-                s.line[2][at] = Complex(-cz.imag(), cz.real());
+                lx[k] = Complex(-cx.imag(), cx.real());
+                ly[k] = Complex(-cy.imag(), cy.real());
+                lz[k] = Complex(-cz.imag(), cz.real());
+            };
+            for (int k = 0; k < nz; ++k) cross(k, g[3 * k], sy * g[3 * k + 1], g[3 * k + 2]);
+            for (int k = nz; k < N.z; ++k) {
+                const float* m = g + 3 * (N.z - k);
+                cross(k, m[0], sy * m[1], -m[2]);
             }
         }
         for (int c = 0; c < 3; ++c) {

@@ -53,15 +53,17 @@ public:
     /// with 8 entries, 46 with 64, and a step at 20–25 s cost 123 ms against 98
     /// (stop 98).
     static constexpr std::size_t kMaxEntries = 64;
-    /// Most bytes kept: 64 of three balls' transforms (7 MB each), or five of
-    /// a 2²¹-point grid's (kAutoGroupGridPoints, 100 MB).
-    static constexpr std::size_t kMaxBytes = std::size_t(512) << 20;
+    /// Most bytes kept: 64 of three balls' transforms (1.8 MB each), or nine
+    /// of a 2²¹-point grid's (kAutoGroupGridPoints, 27 MB).
+    static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
 
     /// The transform of the key, or null; a hit becomes the most recent.
     Kernel Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2);
     /// Adds a transform as the most recent (replacing one of the same key)
     /// and drops the least recent past the bounds.
     void Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel);
+    /// Bytes the kept transforms take.
+    std::size_t Bytes();
 
 private:
     struct Entry {
@@ -100,8 +102,9 @@ private:
 /// relative RMS velocity error against DirectVelocity is 0.25 % with cells
 /// H = h (0.04 % at h/2, 0.5 % at 1.25 h, 1.0 % at 1.5 h), falling as H³;
 /// the stretching's is about 5× larger (1.2 % at H = h). Use H = h. Keep H
-/// and σ fixed from step to step: the kernel's transform (about 3 solves'
-/// work) is then recomputed only when the padded size changes.
+/// and σ fixed from step to step: the kernel's transform (about one solve's
+/// work, from the octant of its spectrum: KernelTransform) is then
+/// recomputed only when the padded size changes.
 ///
 /// Core radius: the kernel takes one σ². If every source has the same σ²
 /// (as the seeding gives) that one is used exactly; otherwise the
@@ -204,8 +207,13 @@ private:
         float sigma2 = -1.0f;     // < 0: nothing computed yet
         // Imaginary part G_c of the transformed kernel components (the sampled
         // K_c is odd along c and even along the others, so its transform is
-        // imaginary), scaled by 1/(4π N.x N.y N.z), in the order the z pass
-        // reads them: per batch of 8 x wavenumbers (y-major), per wavenumber, per z, c.
+        // imaginary, odd in the wavenumber along c and even in the others),
+        // scaled by 1/(4π N.x N.y N.z), for the octant of y wavenumbers
+        // j ≤ N.y/2 and z wavenumbers k ≤ N.z/2 only (x has N.x/2 + 1 already):
+        // the z pass takes j > N.y/2 and k > N.z/2 from the mirror, G_y
+        // negated across y and G_z across z. In the order the z pass reads
+        // them: per batch of 8 x wavenumbers (y-major), per wavenumber, per z, c.
+        // (A quarter of the full spectrum: 25 MB for a 2²¹-point grid.)
         std::shared_ptr<const std::vector<float>> kernel;
 
         bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
