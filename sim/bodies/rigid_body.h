@@ -87,15 +87,23 @@ struct ContactSphere {
 /// the contact point, against the surfaces' slip u_t there (centre velocities
 /// and ω × the lever ±R n), of the size that stops the slip,
 /// |u_t| / (1/m_a + 1/m_b + R_a²/I_a + R_b²/I_b), but at most μ J_n (Stronge,
-/// *Impact Mechanics*, 2000, ch. 5; the sequential-impulse form of Box2D and
-/// Jolt). A ball sliding onto an immovable one without reaching μ J_n leaves
-/// rolling at 5/7 of its tangential speed (I = ⅖ m R²). Both impulses act at
-/// the one contact point, so momentum Σ m v and angular momentum
-/// Σ (m x × v + I ω) are kept between movable spheres.
+/// *Impact Mechanics*, 2000, ch. 5). A ball sliding onto an immovable one
+/// without reaching μ J_n leaves rolling at 5/7 of its tangential speed
+/// (I = ⅖ m R²). Both impulses act at the one contact point, so momentum
+/// Σ m v and angular momentum Σ (m x × v + I ω) are kept between movable
+/// spheres.
 ///
-/// Up to 16 passes (Gauss–Seidel), for spheres that touch more than one other:
-/// a row of five pushed 1 cm into each other ends within 0.1 mm. Returns the
-/// contacts found in the first pass.
+/// Spheres that touch more than one other: up to 16 passes (Gauss–Seidel)
+/// with accumulated impulses (Catto, "Iterative dynamics with temporal
+/// coherence", GDC 2005; Box2D's and Jolt's contact solvers): a pair found
+/// overlapping stays a contact for the rest of the call, each pass corrects
+/// its J_n and J_t toward the target normal speed and no slip, and the sums,
+/// not each pass's part, are bounded: J_n ≥ 0 and |J_t| ≤ μ J_n. A ball
+/// landing in the groove between two immovable ones at once leaves it
+/// moving along the groove only, at the speed the summed bound gives (a
+/// correction that only ever pushed threw it sideways and up). A row of five
+/// pushed 1 cm into each other ends within 0.1 mm. Returns the contacts found
+/// in the first pass.
 int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, float restingSpeed = 0.0f,
                           float friction = 0.0f);
 

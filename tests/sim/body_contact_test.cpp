@@ -120,6 +120,40 @@ TEST(BodyContact, ABallSlidingOntoAnImmovableOneLeavesRollingAtFiveSeventhsOfIts
     EXPECT_EQ(s[1].angularVelocity, glm::vec3(0.0f));
 }
 
+TEST(BodyContact, ABallLandingInTheGrooveOfTwoOthersLeavesAlongTheGrooveAtTheSummedFrictionBound) {
+    // A 2-kg ball (R 0.1 m) lands at 1 m/s down, sliding at 0.5 m/s along y, on two
+    // immovable balls side by side at x = ±8 cm: both contacts at once, normals
+    // n = (±d, 0, z)/2R with z = √(4R² − d²). Resting (e = 0), it must leave with no
+    // normal speed at either: so no x or z velocity at all, only y. The normal
+    // impulses are equal, 2 J_n z/2R = m·1 m/s. Friction takes at most μ J_n at each,
+    // so the y speed falls by 2μJ_n/m, or, where that suffices, by what makes it
+    // roll along both rails: 2 J_t (1/m + (Rz/2R)²/I) = 0.5 m/s.
+    const float R = 0.1f, m = 2.0f, d = 0.08f, z = std::sqrt(4.0f * R * R - d * d);
+    const float jn = m * 1.0f * (2.0f * R) / (2.0f * z);
+    const float rolling = 0.5f / (2.0f * (1.0f / m + (0.25f * z * z) / (0.4f * m * R * R)));
+    for (const float mu : {0.0f, 0.05f, 10.0f}) {
+        std::vector<ContactSphere> s(3);
+        s[0] = {glm::vec3(-d, 0.0f, 0.0f), glm::vec3(0.0f), R, 0.0f};
+        s[1] = {glm::vec3(d, 0.0f, 0.0f), glm::vec3(0.0f), R, 0.0f};
+        s[2] = Solid(glm::vec3(0.0f, 0.0f, z - 1.0e-4f), glm::vec3(0.0f, 0.5f, -1.0f), R, m);
+        ASSERT_EQ(ResolveSphereContacts(s, 0.5f, 2.0f, mu), 2) << "μ " << mu;
+        // (Sequential impulses that only ever pushed, as before, left it moving at 0.20–0.25 m/s
+        // along x and 0.09–0.11 m/s up.)
+        EXPECT_NEAR(s[2].velocity.x, 0.0f, 1.0e-4f) << "μ " << mu;
+        EXPECT_NEAR(s[2].velocity.z, 0.0f, 1.0e-4f) << "μ " << mu;
+        EXPECT_NEAR(s[2].velocity.y, 0.5f - 2.0f * std::min(mu * jn, rolling) / m, 1.0e-4f) << "μ " << mu;
+        EXPECT_NEAR(s[2].angularVelocity.z, 0.0f, 1.0e-3f) << "symmetric: no spin about the vertical";
+    }
+    // Bouncing (e = 0.5, closing faster than the resting speed): it leaves straight up at e·1 m/s.
+    std::vector<ContactSphere> s(3);
+    s[0] = {glm::vec3(-d, 0.0f, 0.0f), glm::vec3(0.0f), R, 0.0f};
+    s[1] = {glm::vec3(d, 0.0f, 0.0f), glm::vec3(0.0f), R, 0.0f};
+    s[2] = Solid(glm::vec3(0.0f, 0.0f, z - 1.0e-4f), glm::vec3(0.0f, 0.0f, -1.0f), R, m);
+    ASSERT_EQ(ResolveSphereContacts(s, 0.5f), 2);
+    EXPECT_NEAR(s[2].velocity.x, 0.0f, 1.0e-4f);
+    EXPECT_NEAR(s[2].velocity.z, 0.5f, 1.0e-4f);
+}
+
 TEST(BodyContact, FrictionBetweenFreeBallsKeepsMomentumAndAngularMomentum) {
     // A 1-kg ball (R 0.1 m) spinning at 20 rad/s about z meets a 3-kg one (R 0.15 m)
     // off-centre, both moving: friction passes spin and momentum between them, but
