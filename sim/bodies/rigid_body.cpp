@@ -116,7 +116,7 @@ int ResolveSphereContacts(std::span<ContactSphere> spheres, float restitution, f
                 const glm::vec3 before = contact.tangential - glm::dot(contact.tangential, nAB) * nAB;
                 glm::vec3 sum = before + tangential / k;
                 const float size = glm::length(sum), bound = friction * contact.normal;
-                if (size > bound) sum *= size > 0.0f ? bound / size : 0.0f;
+                if (size > bound) sum *= bound / size;  // size > bound ≥ 0
                 const glm::vec3 jt = sum - before;
                 contact.tangential = sum;
                 A.velocity += A.inverseMass * jt;
