@@ -21,7 +21,7 @@ namespace vorton {
 GridKernelStore::Kernel GridKernelStore::Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2) {
     std::lock_guard lock(m_mutex);
     const auto hit = std::find_if(m_entries.begin(), m_entries.end(),
-                                  [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
+                                  [&](const Transform& e) { return e.Matches(padded, spacing, sigma2); });
     if (hit == m_entries.end()) return nullptr;
     std::rotate(m_entries.begin(), hit, hit + 1);
     return m_entries.front().kernel;
@@ -29,12 +29,12 @@ GridKernelStore::Kernel GridKernelStore::Find(glm::ivec3 padded, glm::vec3 spaci
 
 void GridKernelStore::Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Kernel kernel) {
     std::lock_guard lock(m_mutex);
-    std::erase_if(m_entries, [&](const Entry& e) { return e.Matches(padded, spacing, sigma2); });
-    m_entries.insert(m_entries.begin(), Entry{padded, spacing, sigma2, std::move(kernel)});
+    std::erase_if(m_entries, [&](const Transform& e) { return e.Matches(padded, spacing, sigma2); });
+    m_entries.insert(m_entries.begin(), Transform{padded, spacing, sigma2, std::move(kernel)});
     // The newest always stays; older ones while the count and the bytes allow.
     std::size_t bytes = 0, keep = 0;
     while (keep < m_entries.size() && keep < kMaxEntries) {
-        const std::size_t size = m_entries[keep].kernel->size() * sizeof(float);
+        const std::size_t size = m_entries[keep].Bytes();
         if (keep > 0 && bytes + size > kMaxBytes) break;
         bytes += size;
         ++keep;
@@ -45,7 +45,7 @@ void GridKernelStore::Add(glm::ivec3 padded, glm::vec3 spacing, float sigma2, Ke
 std::size_t GridKernelStore::Bytes() {
     std::lock_guard lock(m_mutex);
     std::size_t bytes = 0;
-    for (const Entry& e : m_entries) bytes += e.kernel->size() * sizeof(float);
+    for (const Transform& e : m_entries) bytes += e.Bytes();
     return bytes;
 }
 

@@ -57,6 +57,17 @@ public:
     /// of a 2²¹-point grid's (kAutoGroupGridPoints, 27 MB).
     static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
 
+    /// A transform with its key: padded FFT size N per axis (≥ 2n − 1,
+    /// 2^a 3^b 5^c 7^d), grid spacing and σ² (< 0: nothing computed yet).
+    struct Transform {
+        glm::ivec3 padded{0};
+        glm::vec3 spacing{0.0f};
+        float sigma2 = -1.0f;
+        Kernel kernel;
+        bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
+        std::size_t Bytes() const { return kernel ? kernel->size() * sizeof(float) : 0; }
+    };
+
     /// The transform of the key, or null; a hit becomes the most recent.
     Kernel Find(glm::ivec3 padded, glm::vec3 spacing, float sigma2);
     /// Adds a transform as the most recent (replacing one of the same key)
@@ -66,15 +77,8 @@ public:
     std::size_t Bytes();
 
 private:
-    struct Entry {
-        glm::ivec3 padded;
-        glm::vec3 spacing;
-        float sigma2;
-        Kernel kernel;
-        bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
-    };
     std::mutex m_mutex;
-    std::vector<Entry> m_entries;
+    std::vector<Transform> m_entries;
 };
 
 /// Velocity induced by vortons, computed on a uniform grid by FFT convolution:
@@ -200,24 +204,17 @@ private:
     std::vector<std::uint32_t> m_planeStart;  // first of each key in m_order, keys + 1
     std::vector<std::uint32_t> m_planeOf;     // each vorton's key: its highest stencil plane
     // The kernel's transform for one key (padded size, spacing, σ²), shared
-    // with the store and other solvers (never changed once computed).
-    struct KernelTransform {
-        glm::ivec3 padded{0};     // FFT size N per axis, ≥ 2n − 1, 2^a 3^b 5^c 7^d
-        glm::vec3 spacing{0.0f};
-        float sigma2 = -1.0f;     // < 0: nothing computed yet
-        // Imaginary part G_c of the transformed kernel components (the sampled
-        // K_c is odd along c and even along the others, so its transform is
-        // imaginary, odd in the wavenumber along c and even in the others),
-        // scaled by 1/(4π N.x N.y N.z), for the octant of y wavenumbers
-        // j ≤ N.y/2 and z wavenumbers k ≤ N.z/2 only (x has N.x/2 + 1 already):
-        // the z pass takes j > N.y/2 and k > N.z/2 from the mirror, G_y
-        // negated across y and G_z across z. In the order the z pass reads
-        // them: per batch of 8 x wavenumbers (y-major), per wavenumber, per z, c.
-        // (A quarter of the full spectrum: 25 MB for a 2²¹-point grid.)
-        std::shared_ptr<const std::vector<float>> kernel;
-
-        bool Matches(glm::ivec3 n, glm::vec3 h, float s2) const { return n == padded && h == spacing && s2 == sigma2; }
-    };
+    // with the store and other solvers (never changed once computed). Its
+    // kernel is the imaginary part G_c of the transformed kernel components
+    // (the sampled K_c is odd along c and even along the others, so its
+    // transform is imaginary, odd in the wavenumber along c and even in the
+    // others), scaled by 1/(4π N.x N.y N.z), for the octant of y wavenumbers
+    // j ≤ N.y/2 and z wavenumbers k ≤ N.z/2 only (x has N.x/2 + 1 already):
+    // the z pass takes j > N.y/2 and k > N.z/2 from the mirror, G_y negated
+    // across y and G_z across z. In the order the z pass reads them: per batch
+    // of 8 x wavenumbers (y-major), per wavenumber, per z, c. (A quarter of
+    // the full spectrum: 27 MB for a 2²¹-point grid.)
+    using KernelTransform = GridKernelStore::Transform;
     /// The transform of m_current's key, computed with m_fft's plans (which
     /// must be for m_current.padded).
     std::vector<float> ComputeKernel() const;
