@@ -140,7 +140,7 @@ struct SimParams {
     /// of the seeded vortons' grid, or velocity_grid_cells (a flow spread thin
     /// over a growing volume; Simulation::MaxGridPoints).
     /// 0: 1.5 times the seeded count, plus room for the wakes of bodies that make
-    /// their own vorticity (Simulation::MaxVortons).
+    /// their own vorticity and move through the fluid (Simulation::MaxVortons).
     int maxVortons = 0;
     float maxSpeed = 100.0f;                 ///< m/s; a faster vorton counts as a blow-up (live)
     /// U∞, m/s: uniform stream added to the velocity everywhere (a Galilean

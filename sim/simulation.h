@@ -337,8 +337,10 @@ public:
     Status SeedGroupNow(std::size_t g, int tracers, glm::vec3 velocity = glm::vec3(0.0f));
 
     /// The vorton cap in force: params.maxVortons, or when that is 0, 1.5 times the seeded
-    /// count plus, with body_sheet, room for each body's wake: 50 times its sheet's points,
-    /// times (R/h)/5 more past R/h 5 (a wake of about 30 ball volumes at any finer lattice).
+    /// count plus, with body_sheet, room for the wake of each body that moves through the
+    /// fluid (free; or fixed and carried, oscillated, spinning or in a free stream; its state
+    /// now, so a fixed body dragged by the mouse counts): 50 times its sheet's points, times
+    /// (R/h)/5 more past R/h 5 (a wake of about 30 ball volumes at any finer lattice).
     std::size_t MaxVortons() const;
     /// The most points a remesh lets the vortons' solver grid have (cells of
     /// velocity_grid_spacing · h with a margin of 2.5 cells, FitVortonGrid):

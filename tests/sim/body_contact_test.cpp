@@ -283,6 +283,33 @@ TEST(BodyEdits, AFixedBallFarFromAFallingOneIsNotFedItsKelvinDifference) {
     EXPECT_LT(glm::length(net), 0.1 * strength) << "a net swirl around the post";
 }
 
+TEST(BodyEdits, OnlyABodyThatMovesThroughTheFluidAddsRoomForAWake) {
+    // The vorton cap (max_vortons 0) adds a wake's room for each body that makes one. A
+    // fixed post at rest in still water makes none: given a room, falling_ball's one wake
+    // filled it too (a ball dropped between two posts: 50,431 vortons, 3 substeps, stop 99).
+    // Spun, carried or in a stream, the same post sheds and gets its room back.
+    SceneSetup s = test::LoadSetup("falling_ball");
+    s.params.tracerCount = 0;
+    const std::size_t alone = Simulation(s).MaxVortons();
+    s.bodies.push_back(Ball("post", glm::vec3(0.5f, 0.0f, -0.5f), 0.1f, 1000.0f));
+    s.bodies.back().fixed = true;
+    EXPECT_EQ(Simulation(s).MaxVortons(), alone) << "a post at rest in still water";
+    const auto roomWith = [&](auto&& edit) {
+        SceneSetup e = s;
+        edit(e);
+        return Simulation(e).MaxVortons();
+    };
+    // Both at rest and fixed: the seeded vortons' share alone. The post is the ball's size on
+    // the same lattice, so it adds the ball's room again.
+    const std::size_t none = roomWith([](SceneSetup& e) { e.bodies[0].fixed = true; });
+    ASSERT_LT(none, alone);
+    const std::size_t two = alone + (alone - none);
+    EXPECT_EQ(roomWith([](SceneSetup& e) { e.bodies[1].angularVelocity = {0.0f, 0.0f, 5.0f}; }), two) << "spun";
+    EXPECT_EQ(roomWith([](SceneSetup& e) { e.bodies[1].velocity = {0.0f, 0.3f, 0.0f}; }), two) << "carried";
+    EXPECT_EQ(roomWith([](SceneSetup& e) { e.params.freeStream = {0.6f, 0.0f, 0.0f}; }), two) << "in a stream";
+    EXPECT_EQ(roomWith([](SceneSetup& e) { e.bodies[1].fixed = false; }), two) << "free";
+}
+
 TEST(BodyEdits, MatchBodiesFindsEachBodyByNameWhereverItMoved) {
     const std::vector<std::string> before{"a", "b", "c"};
     std::vector<BodySpec> after;
