@@ -305,18 +305,17 @@ std::size_t Simulation::MaxVortons() const {
     // (50 sheets then covered 50·4πR²·R/5 = 30 ball volumes), rather than the lattice being
     // coarsened back to R/h 5 within 5 s (flow_past_ball at R/h 8 and 12, stop 78).
     // Only a body that moves through the fluid makes a wake of its own: a free one, or a
-    // fixed one that is carried, oscillated, spun, held and dragged, or set in a stream. A
-    // fixed ball at rest in still water sheds only what other flows bring past it, which
-    // their own rooms hold; with a room each, a ball dropped between two such posts filled
-    // three rooms with its one wake (50,431 vortons; 16,842 and half the step's cost with one room,
-    // stop 100).
-    const bool stream = m_setup.params.freeStream != glm::vec3(0.0f);
+    // fixed one that oscillates, or moves or spins relative to the stream (carried, held and
+    // dragged, spun, or set in one; the speed CoupleBodies paces its sheet by). A fixed ball
+    // at rest in still water sheds only what other flows bring past it, which their own
+    // rooms hold; with a room each, a ball dropped between two such posts filled three rooms
+    // with its one wake (50,431 vortons; 16,842 and half the step's cost with one, stop 100).
     const auto makesAWake = [&](std::size_t i) {
         const BodySpec& b = m_setup.bodies[i];
-        if (!b.fixed || stream || (b.oscillationPeriod > 0.0f && b.oscillationVelocity != glm::vec3(0.0f))) return true;
+        if (!b.fixed || (b.oscillationPeriod > 0.0f && b.oscillationVelocity != glm::vec3(0.0f))) return true;
         const glm::vec3 v = i < m_bodies.size() ? m_bodies[i].velocity : b.velocity;
         const glm::vec3 w = i < m_bodies.size() ? m_bodies[i].angularVelocity : b.angularVelocity;
-        return v != glm::vec3(0.0f) || w != glm::vec3(0.0f);
+        return v != m_setup.params.freeStream || w != glm::vec3(0.0f);
     };
     double wakes = 0.0;
     if (BodySheets()) {

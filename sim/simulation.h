@@ -338,9 +338,10 @@ public:
 
     /// The vorton cap in force: params.maxVortons, or when that is 0, 1.5 times the seeded
     /// count plus, with body_sheet, room for the wake of each body that moves through the
-    /// fluid (free; or fixed and carried, oscillated, spinning or in a free stream; its state
-    /// now, so a fixed body dragged by the mouse counts): 50 times its sheet's points, times
-    /// (R/h)/5 more past R/h 5 (a wake of about 30 ball volumes at any finer lattice).
+    /// fluid (free; or fixed and oscillating, or moving or spinning relative to the free
+    /// stream: carried, held and dragged, spun, or in a stream; its state now): 50 times its
+    /// sheet's points, times (R/h)/5 more past R/h 5 (a wake of about 30 ball volumes at any
+    /// finer lattice).
     std::size_t MaxVortons() const;
     /// The most points a remesh lets the vortons' solver grid have (cells of
     /// velocity_grid_spacing · h with a margin of 2.5 cells, FitVortonGrid):
