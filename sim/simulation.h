@@ -249,7 +249,8 @@ public:
     /// free stream) or vorton would cross more than kSubstepTrigger lattice
     /// spacings is taken in as many equal substeps as keep it within
     /// kSubstepCourant, up to kMaxSubsteps; the remesh and the emitters'
-    /// refill run once, at the step's end. The scenes stay below the trigger
+    /// refill run once, at the step's end, and the substeps' sheets at a
+    /// surface point merge while they lie within h/4 (kSheetMergeSpacings). The scenes stay below the trigger
     /// (at most 1.64, ball_through_smoke's start); a ball thrown by the mouse
     /// need not (issue 12: at 8 m/s, falling_ball blew up).
     static constexpr float kSubstepTrigger = 2.0f;
@@ -428,6 +429,7 @@ private:
     struct StepContext {
         float dt = 0.0f;
         std::size_t vortons = 0, tracers = 0;  ///< counts at the start of the step
+        std::size_t stepVortons = 0;           ///< vortons at the start of the first substep (SheetMerger)
         bool tracerGrid = false;                ///< tracers here or outside: the tracers' grids are built
         Aabb vortonBox;                         ///< the vortons' box at the start (Bounds)
         bool nothingToMove = false;             ///< Bounds found no vorton, tracer or body: the step only advances t

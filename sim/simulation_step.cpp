@@ -54,6 +54,7 @@ StepReport Simulation::Step() {
     const int substeps = Substeps(dt);
     const double startTime = m_time;
     m_substepGrids.clear();
+    const std::size_t stepVortons = m_vortons.Size();
     for (int i = 0; i < substeps; ++i) {
         StepContext context;
         context.dt = dt / float(substeps);
@@ -61,6 +62,7 @@ StepReport Simulation::Step() {
         context.substep = i;
         context.substeps = substeps;
         context.vortons = m_vortons.Size();
+        context.stepVortons = stepVortons;
         context.tracers = m_tracers.Size();
         context.tracerGrid = context.tracers > 0 || m_externalTracers;
         for (const StageEntry& entry : kStages) {

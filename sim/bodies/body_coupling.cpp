@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <numbers>
+#include <utility>
 #include <vector>
 
 #include <glm/common.hpp>
@@ -56,6 +57,24 @@ constexpr float kWallLayerSpacings = 2.0f;
 /// 40 steps per remesh at 4 %.
 constexpr float kSheetVolumeFraction = 1.0e-3f;
 
+/// In a step taken in substeps (Simulation::Substeps), a later substep's sheet
+/// at a surface point joins the vorton an earlier substep of the same step
+/// released there, if it is still within this many spacings of where the new
+/// one goes (SheetMerger), rather than making one more: a step's substeps
+/// release one sheet per surface point, as the step would. The wall layer's
+/// fluid moves with the body, so the k substeps' sheets piled up where they
+/// were released: 70 % of a substepped ball's within h/8 of the last one at
+/// the same point (groove.json, docs/BODIES.md, stop 101). That pile slowed
+/// a ball thrown at 8 spacings a step to 0.23 of the drag law's speed along
+/// x by 0.5 s (0.77 merged); substeps of half a spacing mended it too, at
+/// twice the cost (stop 100). Particles this close under cores of 1.5 h are one to the
+/// solver; PSE's exchange ν/σ² Σ (V_i ω_j − V_j ω_i) η is linear in the
+/// strengths but for the V_i ω_j term, 10⁻³ of the rest at the sheets' volume
+/// (kSheetVolumeFraction). The flux onto the particles already at the wall:
+/// Ploumhans et al. (2002), J. Comput. Phys. 178. Merging across steps too
+/// was tried and not kept (stop 101): it changes every scene with a body.
+constexpr float kSheetMergeSpacings = 0.25f;
+
 /// The slip's sheet is released once the flow past the body has carried the
 /// last one this fraction of a spacing, speed·interval ≥ kSheetCourant·h
 /// (SheetStride). Released more often, the wall layer grows at the rear
@@ -88,6 +107,79 @@ constexpr float kLongestSheetInterval = 0.2f;
 constexpr float kSlipReadReachSpacings = 4.0f;
 
 glm::dvec3 D(glm::vec3 v) { return glm::dvec3(v); }
+
+/// A cell's index packed into one key, 21 bits an axis (wraps beyond ±2²⁰ cells).
+std::uint64_t CellKey(glm::ivec3 c) {
+    return (std::uint64_t(std::uint32_t(c.x) & 0x1FFFFFu) << 42) | (std::uint64_t(std::uint32_t(c.y) & 0x1FFFFFu) << 21) |
+           std::uint64_t(std::uint32_t(c.z) & 0x1FFFFFu);
+}
+
+/// The sheet vortons (volume sheetVolume) from index `first` on within
+/// 2·`reach` (m) of one body's release sphere (centre, radius `release`, m),
+/// binned by cells of side `reach`. Merge adds a new sheet's strength α (m³/s)
+/// at x to the nearest of them within `reach` whose strength has the same
+/// sense (α·α_q > 0), at their strength-weighted centre, which keeps Σα and,
+/// for parallel strengths, the impulse ½Σx×α. What it does not keep
+/// (non-parallel strengths, rounding) is added to `moved`: the change of the
+/// fluid's impulse ½Σx×α, m⁴/s (times ρ, momentum), charged to the body.
+class SheetMerger {
+public:
+    SheetMerger(const Vortons& vortons, std::size_t first, float sheetVolume, glm::vec3 center, float release,
+                float reach)
+        : m_sheetVolume(sheetVolume), m_reach(reach) {
+        if (!(reach > 0.0f)) return;
+        for (std::size_t k = first; k < vortons.Size(); ++k) {
+            if (vortons.volume[k] != sheetVolume) continue;
+            const float r = glm::length(vortons.position[k] - center);
+            if (std::abs(r - release) > 2.0f * reach) continue;
+            m_cells.push_back({CellKey(Cell(vortons.position[k])), std::uint32_t(k)});
+        }
+        std::sort(m_cells.begin(), m_cells.end());
+    }
+
+    bool Merge(Vortons& vortons, glm::vec3 x, const glm::dvec3& alpha, glm::dvec3& moved) const {
+        if (m_cells.empty()) return false;
+        const glm::ivec3 c = Cell(x);
+        std::uint32_t best = 0;
+        float bestDistance = m_reach;
+        bool found = false;
+        for (int dk = -1; dk <= 1; ++dk) {
+            for (int dj = -1; dj <= 1; ++dj) {
+                for (int di = -1; di <= 1; ++di) {
+                    const std::uint64_t key = CellKey(c + glm::ivec3(di, dj, dk));
+                    auto it = std::lower_bound(m_cells.begin(), m_cells.end(), std::pair{key, std::uint32_t(0)});
+                    for (; it != m_cells.end() && it->first == key; ++it) {
+                        const std::uint32_t q = it->second;
+                        const float d = glm::length(vortons.position[q] - x);
+                        if (d > bestDistance || (d == bestDistance && found)) continue;
+                        const glm::dvec3 aq = D(vortons.vorticity[q]) * double(m_sheetVolume);
+                        if (!(glm::dot(aq, alpha) > 0.0)) continue;
+                        best = q, bestDistance = d, found = true;
+                    }
+                }
+            }
+        }
+        if (!found) return false;
+        const glm::dvec3 xq = D(vortons.position[best]);
+        const glm::dvec3 aq = D(vortons.vorticity[best]) * double(m_sheetVolume);
+        const double wq = glm::length(aq), wa = glm::length(alpha);
+        const glm::vec3 xm = glm::vec3((wq * xq + wa * D(x)) / (wq + wa));
+        const glm::vec3 omega = glm::vec3((aq + alpha) / double(m_sheetVolume));
+        // The impulse the fluid has, less what it had and the sheet's own at x.
+        moved += 0.5 * (glm::cross(D(xm), D(omega) * double(m_sheetVolume)) - glm::cross(xq, aq) -
+                        glm::cross(D(x), alpha));
+        vortons.position[best] = xm;
+        vortons.vorticity[best] = omega;
+        return true;
+    }
+
+private:
+    glm::ivec3 Cell(glm::vec3 x) const { return glm::ivec3(glm::floor(x / m_reach)); }
+
+    float m_sheetVolume;
+    float m_reach;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> m_cells;
+};
 
 }  // namespace
 
@@ -313,15 +405,11 @@ void Simulation::ForgetFarWake() {
     const float h = Spacing();
     std::vector<std::uint64_t>& fluidCells = m_fluidCells;
     fluidCells.clear();
-    auto cellKey = [](glm::ivec3 c) {
-        return (std::uint64_t(std::uint32_t(c.x) & 0x1FFFFFu) << 42) | (std::uint64_t(std::uint32_t(c.y) & 0x1FFFFFu) << 21) |
-               std::uint64_t(std::uint32_t(c.z) & 0x1FFFFFu);
-    };
     auto cellOf = [&](glm::vec3 x) { return glm::ivec3(glm::floor(x / h)); };
     for (std::size_t k = 0; k < n; ++k) {
         m_keep[k] = m_vortons.group[k] != kAmbientGroup;
         if (m_keep[k] && h > 0.0f && (m_setup.groups[m_vortons.group[k]].layer || VortonDensityDeviation(k) != 0.0f))
-            fluidCells.push_back(cellKey(cellOf(m_vortons.position[k])));
+            fluidCells.push_back(CellKey(cellOf(m_vortons.position[k])));
     }
     std::sort(fluidCells.begin(), fluidCells.end());
     fluidCells.erase(std::unique(fluidCells.begin(), fluidCells.end()), fluidCells.end());
@@ -331,7 +419,7 @@ void Simulation::ForgetFarWake() {
         for (int dk = -kFluidHaloCells; dk <= kFluidHaloCells; ++dk) {
             for (int dj = -kFluidHaloCells; dj <= kFluidHaloCells; ++dj) {
                 for (int di = -kFluidHaloCells; di <= kFluidHaloCells; ++di) {
-                    if (std::binary_search(fluidCells.begin(), fluidCells.end(), cellKey(c + glm::ivec3(di, dj, dk))))
+                    if (std::binary_search(fluidCells.begin(), fluidCells.end(), CellKey(c + glm::ivec3(di, dj, dk))))
                         return true;
                 }
             }
@@ -493,6 +581,9 @@ void Simulation::CoupleBodies(const StepContext& c) {
         }
     }
 
+    // What the sheets' merges moved of the fluid's impulse (SheetMerger),
+    // charged to each body at its next step, as the remesh's push-out is.
+    std::vector<glm::dvec3> mergeImpulse(nb, glm::dvec3(0.0));
     for (std::size_t b = 0; b < nb; ++b) {
         const BodySpec& spec = m_setup.bodies[b];
         BodyState& body = m_bodies[b];
@@ -562,6 +653,10 @@ void Simulation::CoupleBodies(const StepContext& c) {
         // Release the sheet around the moved body; its impulse is the fluid's gain.
         glm::dvec3 gained = pushI[b] - bound;
         const glm::dvec3 c2 = D(body.position);
+        // A step's substeps release one sheet at each surface point, as the step would:
+        // the later substeps' strength joins the earlier ones' vortons (SheetMerger).
+        const std::size_t mergeFrom = c.substep > 0 ? c.stepVortons : m_vortons.Size();
+        SheetMerger merger(m_vortons, mergeFrom, sheetVolume, body.position, float(release), kSheetMergeSpacings * h);
         for (std::size_t j = 0; j < m; ++j) {
             const glm::dvec3 n = D(stencil.normal[j]);
             const glm::dvec3 alpha = sheet[j] + area * glm::cross(n, -1.5 * dv - glm::cross(dw, radius * n));
@@ -569,12 +664,17 @@ void Simulation::CoupleBodies(const StepContext& c) {
             const glm::dvec3 y = release * n;
             gained += 0.5 * glm::cross(y, alpha);
             const glm::vec3 x = glm::vec3(c2 + y);
+            if (merger.Merge(m_vortons, x, alpha, mergeImpulse[b])) continue;
             m_vortons.Add(x, glm::vec3(alpha / double(sheetVolume)), sigma, sheetVolume, kAmbientGroup, 0.0f, x.z);
         }
         const glm::dvec3 fluidMomentum = rho * gained - rho * volume * dv;
         body.fluidForce = glm::vec3(-fluidMomentum / double(dt));
         body.fluidTorque = glm::vec3(friction * (fluidSpin[b] - D(body.angularVelocity)));
         m_collisionImpulse += fluidMomentum;
+    }
+    if (std::any_of(mergeImpulse.begin(), mergeImpulse.end(), [](const glm::dvec3& i) { return i != glm::dvec3(0.0); })) {
+        m_pendingPushImpulse.resize(nb, glm::dvec3(0.0));
+        for (std::size_t b = 0; b < nb; ++b) m_pendingPushImpulse[b] += mergeImpulse[b];
     }
 }
 
