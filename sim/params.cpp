@@ -87,7 +87,8 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          Panel::Solver},
         {"max_vortons", "Max vortons", "", &P::maxVortons, 0.0f, float(kMaxVortons), true, true,
          "most vortons a remesh may leave: beyond, the lattice coarsens (then the weakest are dropped); 0: 1.5 "
-         "times the seeded count, plus room for the wakes of bodies that make their own vorticity", Panel::Solver, 0.0f, 200000.0f},
+         "times the seeded count, plus room for the wakes of bodies that make their own vorticity (two wakes' "
+         "room at most, shared past two bodies)", Panel::Solver, 0.0f, 200000.0f},
         {"max_speed", "Blow-up speed", "m/s", &P::maxSpeed, 0.1f, 1.0e4f, true, true,
          "a vorton faster than this stops the run as a blow-up"},
         {"free_stream", "Free stream", "m/s", &P::freeStream, -20.0f, 20.0f, true, false,

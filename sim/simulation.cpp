@@ -317,15 +317,20 @@ std::size_t Simulation::MaxVortons() const {
         const glm::vec3 w = i < m_bodies.size() ? m_bodies[i].angularVelocity : b.angularVelocity;
         return v != m_setup.params.freeStream || w != glm::vec3(0.0f);
     };
-    double wakes = 0.0;
+    // At most two rooms of the largest's size (kWakeRooms): each ball a user adds would
+    // otherwise add its room to every step's cost.
+    double wakes = 0.0, largest = 0.0;
     if (BodySheets()) {
         for (std::size_t i = 0; i < m_setup.bodies.size(); ++i) {
             if (!makesAWake(i)) continue;
             const BodySpec& b = m_setup.bodies[i];
             const double finer = std::max(1.0, double(b.radius / m_seededSpacing) / 5.0);
-            wakes += 50.0 * double(SurfacePointsFor(b.radius, m_seededSpacing)) * finer;
+            const double room = 50.0 * double(SurfacePointsFor(b.radius, m_seededSpacing)) * finer;
+            wakes += room;
+            largest = std::max(largest, room);
         }
     }
+    wakes = std::min(wakes, kWakeRooms * largest);
     return std::max<std::size_t>(3 * m_seededVortons / 2, 64) + std::size_t(std::lround(wakes));
 }
 
@@ -420,7 +425,8 @@ std::string Simulation::LatticeNotice() const {
     const std::string vortonCap = m_setup.params.maxVortons > 0
                                       ? "the vortons reached max_vortons (" + std::to_string(MaxVortons()) + ")"
                                       : "the vortons reached their automatic cap (" + std::to_string(MaxVortons()) +
-                                            "; max_vortons 0: 1.5 times the seeded count and each moving body's wake room)";
+                                            "; max_vortons 0: 1.5 times the seeded count and each moving body's "
+                                            "wake room, two rooms at most)";
     const std::string gridCapText =
         gridCap >= cells ? "their solver grid reached velocity_grid_cells (" + std::to_string(cells) + " points)"
                          : "their solver grid reached " + std::to_string(kSeededGridFactor) +

@@ -342,8 +342,14 @@ public:
     /// fluid (free; or fixed and oscillating, or moving or spinning relative to the free
     /// stream: carried, held and dragged, spun, or in a stream; its state now): 50 times its
     /// sheet's points, times (R/h)/5 more past R/h 5 (a wake of about 30 ball volumes at any
-    /// finer lattice).
+    /// finer lattice). The rooms together are at most kWakeRooms times the largest, so past
+    /// two bodies of a size they share two rooms: another ball shortens the wakes (the
+    /// remesh drops the vortons farthest from every body first) rather than slowing every step.
     std::size_t MaxVortons() const;
+    /// Wakes' rooms the vorton cap holds at most (MaxVortons): with a room each, falling_ball
+    /// with four balls added (stop 99's five_balls) kept 85,504 vortons after each remesh and
+    /// took 1.0-1.5 s a step; with two, 0.5-0.8 s (stop 102).
+    static constexpr double kWakeRooms = 2.0;
     /// The most points a remesh lets the vortons' solver grid have (cells of
     /// velocity_grid_spacing · h with a margin of 2.5 cells, FitVortonGrid):
     /// min(velocity_grid_cells, kSeededGridFactor × the points of that grid

@@ -310,6 +310,42 @@ TEST(BodyEdits, OnlyABodyThatMovesThroughTheFluidAddsRoomForAWake) {
     EXPECT_EQ(roomWith([](SceneSetup& e) { e.bodies[1].fixed = false; }), two) << "free";
 }
 
+TEST(BodyEdits, PastTwoWakesTheBodiesShareTwoRooms) {
+    // Each body that makes a wake adds a room to the vorton cap, up to kWakeRooms (2) of
+    // them; past that they share two rooms of the largest's size. A ball a user adds then
+    // shortens the wakes (the remesh drops the vortons farthest from every body first)
+    // rather than adding its room to every step's cost: falling_ball with four balls added
+    // held 85,504 vortons at one second a step (stop 102).
+    SceneSetup s = test::LoadSetup("falling_ball");
+    s.params.tracerCount = 0;
+    const std::size_t one = Simulation(s).MaxVortons();
+    SceneSetup still = s;
+    still.bodies[0].fixed = true;
+    const std::size_t seeded = Simulation(still).MaxVortons();
+    ASSERT_LT(seeded, one);
+    const std::size_t room = one - seeded;  // the ball's: R/h 5
+    s.bodies.push_back(Ball("ball_2", glm::vec3(0.5f, 0.0f, 0.0f), 0.1f, 1200.0f));
+    EXPECT_EQ(Simulation(s).MaxVortons(), seeded + 2 * room) << "two balls: a room each";
+    s.bodies.push_back(Ball("ball_3", glm::vec3(-0.5f, 0.0f, 0.0f), 0.08f, 1200.0f));
+    s.bodies.push_back(Ball("ball_4", glm::vec3(0.0f, 0.5f, 0.0f), 0.1f, 1200.0f));
+    EXPECT_EQ(Simulation(s).MaxVortons(), seeded + 2 * room) << "four balls share two rooms";
+    // A larger ball (R/h 6: more surface points, and the room grows by (R/h)/5 besides):
+    // the two rooms are its.
+    s.bodies.push_back(Ball("ball_5", glm::vec3(0.0f, -0.5f, 0.0f), 0.12f, 1200.0f));
+    const std::size_t five = Simulation(s).MaxVortons();
+    EXPECT_GT(five, seeded + 2 * room);
+    s.bodies.resize(1);
+    s.bodies.push_back(Ball("ball_5", glm::vec3(0.0f, -0.5f, 0.0f), 0.12f, 1200.0f));
+    const std::size_t largeRoom = Simulation(s).MaxVortons() - one;
+    EXPECT_EQ(five, seeded + 2 * largeRoom);
+    // A post at rest in still water still adds nothing, and a given max_vortons is the cap.
+    s.bodies.push_back(Ball("post", glm::vec3(0.0f, 0.0f, -0.5f), 0.1f, 1000.0f));
+    s.bodies.back().fixed = true;
+    EXPECT_EQ(Simulation(s).MaxVortons(), one + largeRoom);
+    s.params.maxVortons = 123456;
+    EXPECT_EQ(Simulation(s).MaxVortons(), 123456u);
+}
+
 TEST(BodyEdits, MatchBodiesFindsEachBodyByNameWhereverItMoved) {
     const std::vector<std::string> before{"a", "b", "c"};
     std::vector<BodySpec> after;
