@@ -186,19 +186,23 @@ void Simulation::ResolveActiveSolver(const Aabb& vortonBox) {
     // five balls within 2 m, whose grid of 1-2 million points took half the treecode's
     // time (stop 98).
     const std::vector<VortonCluster> groups = SplitIntoClusters(m_vortons.position, cell, 2.5f * cell);
-    const std::size_t groupMax = std::max(maxPoints, kAutoGroupGridPoints);
-    std::size_t points = 0;
-    bool eachFits = true;
-    for (const VortonCluster& g : groups) {
-        const std::size_t own = GridPointCount(g.box, cell, 2.5f * cell);
-        eachFits = eachFits && own <= groupMax;
-        points += own;
-    }
-    if (!groups.empty() && eachFits && points <= kAutoTreeSparsity * n) {
+    if (GroupGridsFit(groups, cell, 2.5f * cell, GroupGridPoints(), kAutoTreeSparsity * n)) {
         m_clusterCell = cell;
         return;
     }
     m_activeSolver = Solver::Tree;
+}
+
+std::size_t Simulation::GroupGridPoints() const {
+    return std::max(std::size_t(std::max(512, m_setup.params.velocityGridCells)), kAutoGroupGridPoints);
+}
+
+SolverSettings Simulation::SettingsFor(std::size_t sources) const {
+    SolverSettings s{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell, m_internals->kernelStore};
+    // The groups of the vortons a load gets: they have moved since Auto split them.
+    s.clusterGridPoints = GroupGridPoints();
+    s.clusterTotalPoints = kAutoTreeSparsity * sources;
+    return s;
 }
 
 void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) {
@@ -209,7 +213,7 @@ void Simulation::VelocityAt(std::span<const glm::vec3> points, std::span<glm::ve
     } else {
         VelocitySolver& solver = SolverFor(false);
         solver.Load(VortonSources{m_vortons.position, m_alpha, m_sigma2}, FitVortonGrid(BoundsOf(m_vortons.position)),
-                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell, m_internals->kernelStore}, false);
+                    SettingsFor(m_vortons.Size()), false);
         solver.Evaluate(points, velocity);
         if (BodySheets()) {
             UpdateBodyImages([&](std::span<const glm::vec3> x, std::span<glm::vec3> v) { solver.Evaluate(x, v); },
@@ -261,7 +265,7 @@ void Simulation::EvaluateVortons(std::span<const glm::vec3> position, std::span<
     LoadSources(position, vorticity);
     if (!position.empty()) {
         solver.Load(VortonSources{position, m_alpha, m_sigma2}, grid,
-                    SolverSettings{m_setup.params.treeTheta, m_setup.params.treeLeafSize, m_clusterCell, m_internals->kernelStore}, true);
+                    SettingsFor(position.size()), true);
         m_work.solverGridPoints += solver.SolvedGridPoints();
         solver.EvaluateAtSources(vorticity, velocity, stretch);
     }

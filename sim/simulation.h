@@ -30,6 +30,7 @@
 namespace vorton {
 
 class VelocitySolver;
+struct SolverSettings;
 struct VortonSources;
 
 /// The stages of a step, in the order Step() runs and times them
@@ -481,11 +482,19 @@ private:
     /// while the vortons' grid at the asked cell fits velocityGridCells and
     /// has at most kAutoTreeSparsity points per vorton; else, when the
     /// vortons fall into groups separated by empty space (vorton_clusters.h)
-    /// whose own grids each fit velocityGridCells and together have at most
+    /// whose own grids each fit GroupGridPoints and together have at most
     /// kAutoTreeSparsity points per vorton, the grid per group (m_clusterCell the
     /// cell); else the treecode (a flow spread so thin that any grid would
     /// be mostly empty).
     void ResolveActiveSolver(const Aabb& vortonBox);
+    /// The most points of one group's grid when Auto solves a grid per
+    /// group: velocityGridCells, at least kAutoGroupGridPoints.
+    std::size_t GroupGridPoints() const;
+    /// The solver settings for a load of `sources` vortons: the live
+    /// parameters, m_clusterCell, and the bounds (GroupGridPoints,
+    /// kAutoTreeSparsity per vorton) that the groups of the loaded vortons
+    /// must fit for a grid each, else the treecode solves that load.
+    SolverSettings SettingsFor(std::size_t sources) const;
     /// Loads `position` into the solver and fills velocity and stretching at
     /// the vortons (plus the bodies' fields); the grid solver solves on `grid`.
     void EvaluateVortons(std::span<const glm::vec3> position, std::span<const glm::vec3> vorticity,

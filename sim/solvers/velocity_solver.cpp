@@ -64,7 +64,8 @@ private:
 /// (grid_solver.h); points off that grid get the treecode's far field.
 /// With SolverSettings::clusterCell, one grid per group of vortons
 /// (vorton_clusters.h) and each group's treecode for what it induces
-/// elsewhere.
+/// elsewhere; or, when the groups of the vortons loaded do not fit
+/// SolverSettings' bounds, the treecode over them all.
 class GridVelocitySolver final : public VelocitySolver {
 public:
     Solver Kind() const override { return Solver::Grid; }
@@ -79,6 +80,7 @@ public:
         m_treeBuilt = false;
         m_empty = sources.position.empty();
         m_split = false;
+        m_treeOnly = false;
         m_groupCount = 0;
         m_solvedPoints = 0;
         if (m_empty) return;
@@ -93,6 +95,10 @@ public:
     void EvaluateAtSources(std::span<const glm::vec3> omega, std::span<glm::vec3> velocity,
                            std::span<glm::vec3> stretch) override {
         if (m_empty) return;
+        if (m_treeOnly) {
+            m_tree.EvaluateAtSources(omega, velocity, stretch, Theta(m_settings));
+            return;
+        }
         if (m_split) {
             EvaluateGroupsAtSources(omega, velocity, stretch);
             return;
@@ -102,6 +108,10 @@ public:
     void Evaluate(std::span<const glm::vec3> points, std::span<glm::vec3> velocity) override {
         if (m_empty) {
             std::fill(velocity.begin(), velocity.end(), glm::vec3(0.0f));
+            return;
+        }
+        if (m_treeOnly) {
+            m_tree.Evaluate(VelocityQuery{points, velocity, {}, {}}, Theta(m_settings));
             return;
         }
         if (m_split) {
@@ -128,7 +138,7 @@ public:
                        [&](auto p, auto v) { m_tree.Evaluate(VelocityQuery{p, v, {}, {}}, Theta(m_settings)); });
     }
     std::span<const glm::vec3> GridVelocity() const override {
-        return m_empty || m_split ? std::span<const glm::vec3>{} : m_grid.GridVelocity();
+        return m_empty || m_split || m_treeOnly ? std::span<const glm::vec3>{} : m_grid.GridVelocity();
     }
     std::size_t SolvedGridPoints() const override { return m_solvedPoints; }
 
@@ -146,6 +156,15 @@ private:
     void LoadGroups(bool stretching) {
         const float cell = m_settings.clusterCell;
         std::vector<VortonCluster> clusters = SplitIntoClusters(m_position, cell, 2.5f * cell);
+        if (!GroupGridsFit(clusters, cell, 2.5f * cell, m_settings.clusterGridPoints, m_settings.clusterTotalPoints)) {
+            // The vortons moved since Auto split them (a substep, the remesh) and
+            // their groups with them: one grid spanning two balls 50 m apart took
+            // 57 million points and 23 s (five balls after 28 s, stop 103).
+            m_treeOnly = true;
+            m_tree.Build(m_sources, std::max(1, m_settings.treeLeafSize));
+            m_treeBuilt = true;
+            return;
+        }
         m_split = true;
         m_groupCount = clusters.size();
         // Kept between loads: each group's grid solver keeps its FFT plans and kernel.
@@ -259,7 +278,7 @@ private:
     std::vector<float> m_sigma2;
     VortonSources m_sources;
     SolverSettings m_settings;
-    bool m_treeBuilt = false, m_empty = true, m_split = false;
+    bool m_treeBuilt = false, m_empty = true, m_split = false, m_treeOnly = false;
     std::size_t m_solvedPoints = 0;
     std::vector<std::unique_ptr<Group>> m_groups;  // the first m_groupCount are loaded
     std::size_t m_groupCount = 0;

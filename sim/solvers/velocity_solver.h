@@ -4,6 +4,8 @@
 /// and the FFT grid solver answer the same questions, and Simulation picks
 /// one by name (MakeVelocitySolver) instead of branching at every use.
 
+#include <cstddef>
+#include <limits>
 #include <memory>
 #include <span>
 
@@ -32,6 +34,14 @@ struct SolverSettings {
     /// shared with the other solvers given it (grid_solver.h); null: each
     /// grid solver keeps its own.
     std::shared_ptr<GridKernelStore> kernelStore;
+    /// Grid solver with clusterCell only: the most points one group's grid
+    /// and all the groups' grids together may have (GroupGridsFit). Auto
+    /// chose the split for the vortons at the step's start; the vortons a
+    /// load gets have moved since (a substep, the remesh), and a split of
+    /// them that passes either bound is solved by the treecode instead, for
+    /// that load.
+    std::size_t clusterGridPoints = std::numeric_limits<std::size_t>::max();
+    std::size_t clusterTotalPoints = std::numeric_limits<std::size_t>::max();
 };
 
 /// The regularised Biot–Savart sum v(x) = (1/4π) Σ α_k × r/(|r|²+σ_k²)^{3/2}

@@ -25,15 +25,26 @@ struct VortonCluster {
 
 /// Splits `points` (m) into at most `maxClusters` groups by recursive
 /// bisection at empty slabs: along each axis the points are binned in slabs
-/// one `cell` (m) thick, and a group is cut in the middle of its widest run
-/// of empty slabs when the grids of cells `cell` grown by `margin` (m)
-/// around the two halves (FitGridWithCell) have at most half the points of
-/// the grid around the whole; of the three axes the cut that leaves the
-/// fewest points wins (ties: the lower axis). Groups come in the order of
-/// the recursion (lower half first). A deterministic function of its inputs.
-/// One group holding every point when no cut pays, or for fewer than two
-/// points; none for no points. cell > 0, margin ≥ 0.
+/// one `cell` (m) thick, and a group is cut at its widest run of empty
+/// slabs, of the three axes the cut whose two halves' grids of cells `cell`
+/// grown by `margin` (m; FitGridWithCell) have the fewest points (ties: the
+/// lower axis). The halves are split in turn, and a cut is kept when the
+/// groups it ends in have grids of at most half the points of the grid
+/// around the group it cut: so a cut that alone leaves more than half is
+/// kept when the cuts below it halve the whole (several wakes spread along
+/// a line). Groups come in the order of the recursion (lower half first;
+/// each lower half leaves room for its upper half's group). A deterministic
+/// function of its inputs. One group holding every point when no cut pays,
+/// or for fewer than two points; none for no points. cell > 0, margin ≥ 0.
 std::vector<VortonCluster> SplitIntoClusters(std::span<const glm::vec3> points, float cell, float margin,
                                              std::size_t maxClusters = 8);
+
+/// Whether solving each group on its own grid of cells `cell` grown by
+/// `margin` (m; GridPointCount) fits: no group's grid has more than `maxEach`
+/// points, and all of them together no more than `maxTotal`. False for no
+/// groups. Solver::Auto's test for a grid per group, and the grid solver's
+/// at each load (SolverSettings::clusterGridPoints).
+bool GroupGridsFit(std::span<const VortonCluster> groups, float cell, float margin, std::size_t maxEach,
+                   std::size_t maxTotal);
 
 }  // namespace vorton

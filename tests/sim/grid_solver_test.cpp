@@ -5,12 +5,14 @@
 // stencils, VORTON_GRID_TIMING=1 for Solve + Evaluate timings at 16k and 64k
 // vortons (both skipped otherwise).
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -498,6 +500,37 @@ TEST(GridSolverGroups, SplitsAtEmptySpaceOnly) {
     EXPECT_EQ(SplitIntoClusters(close.position, h, 2.5f * h).size(), 1u);
 }
 
+TEST(GridSolverGroups, ARowOfBallsSplitsThoughNoOneCutHalvesTheGrid) {
+    // Three balls (radius 7 h) 80 h apart along z, as five balls' wakes 10-30 m
+    // apart along 70 m (stop 103): a cut at the first gap leaves the lower
+    // ball's grid and the upper two balls', 67 % of the points together, so no
+    // one cut halves the grid; the upper two's own grids halve theirs, and the
+    // three balls' grids hold 35 % of the whole. Then three groups, each one
+    // ball's vortons in order (before stop 103: one group, so Auto's treecode
+    // or a grid 2.9 times the groups').
+    const Cloud ball = SmoothBall(kUpperRadius, 12);
+    const float h = ball.h;
+    const std::size_t m = ball.position.size();
+    std::vector<glm::vec3> row;
+    for (int b = 0; b < 3; ++b) {
+        for (const glm::vec3& x : ball.position) row.push_back(x + glm::vec3(0.0f, 0.0f, 80.0f * float(b) * h));
+    }
+    const float margin = 2.5f * h;
+    const std::size_t whole = GridPointCount(BoundsOf(row), h, margin);
+    const std::size_t one = GridPointCount(BoundsOf(ball.position), h, margin);
+    const std::size_t upperTwo = GridPointCount(BoundsOf(std::span(row).subspan(m)), h, margin);
+    ASSERT_GT(2 * (one + upperTwo), whole);  // the first cut alone does not halve
+    ASSERT_LE(2 * 3 * one, whole);           // the three balls' grids do
+    const std::vector<VortonCluster> groups = SplitIntoClusters(row, h, margin);
+    ASSERT_EQ(groups.size(), 3u);
+    for (std::size_t g = 0; g < 3; ++g) {
+        ASSERT_EQ(groups[g].members.size(), m);
+        for (std::size_t i = 0; i < m; ++i) EXPECT_EQ(groups[g].members[i], g * m + i);
+    }
+    // With room for two groups only, no split halves: one group.
+    EXPECT_EQ(SplitIntoClusters(row, h, margin, 2).size(), 1u);
+}
+
 /// Relative RMS errors against DirectVelocity of the grid solver split into
 /// groups: velocity and stretching at the vortons, velocity at points off
 /// every grid (between the balls). Also the grid points solved.
@@ -567,6 +600,57 @@ TEST(GridSolverGroups, MatchesDirectSummation) {
     test::Measured("one_group_velocity_rms_error_off_its_grid", g.offGrid);
     EXPECT_LE(g.atVortons, 0.01);
     EXPECT_LE(g.offGrid, 0.06);
+}
+
+TEST(GridSolverGroups, GroupsPastTheirBoundsGoToTheTreecode) {
+    // Auto splits the vortons at a step's start; a load gets them after a
+    // substep or the remesh has moved them, and their groups can then differ
+    // (five balls after 28 s: a grid of 57 million points, stop 103). Groups
+    // whose grids pass SolverSettings' bounds are solved by the treecode over
+    // all the vortons for that load: no grid points, and the treecode's own
+    // velocities bit for bit (the same tree over the same sources).
+    const Cloud two = TwoBalls(1.0f);
+    const std::size_t n = two.position.size();
+    const float h = two.h;
+    const std::vector<VortonCluster> groups = SplitIntoClusters(two.position, h, 2.5f * h);
+    ASSERT_EQ(groups.size(), 2u);
+    const std::size_t lower = GridPointCount(groups[0].box, h, 2.5f * h);
+    const std::size_t upper = GridPointCount(groups[1].box, h, 2.5f * h);
+    const std::size_t largest = std::max(lower, upper), sum = lower + upper;
+    // GroupGridsFit: each group's grid against the first bound, all of them against the second.
+    EXPECT_TRUE(GroupGridsFit(groups, h, 2.5f * h, largest, sum));
+    EXPECT_FALSE(GroupGridsFit(groups, h, 2.5f * h, largest - 1, sum));
+    EXPECT_FALSE(GroupGridsFit(groups, h, 2.5f * h, largest, sum - 1));
+    EXPECT_FALSE(GroupGridsFit({}, h, 2.5f * h, largest, sum));
+
+    std::vector<glm::vec3> elsewhere;
+    for (int i = 0; i <= 40; ++i) elsewhere.push_back(glm::vec3(0.0f, 0.0f, (-10.0f + float(i)) * h));
+    std::unique_ptr<VelocitySolver> tree = MakeVelocitySolver(Solver::Tree);
+    tree->Load(two.Sources(), GridFor(two, kDefaultCellOverSpacing), SolverSettings{0.6f, 16, 0.0f, nullptr}, true);
+    std::vector<glm::vec3> vt(n), st(n), et(elsewhere.size());
+    tree->EvaluateAtSources(two.vorticity, vt, st);
+    tree->Evaluate(elsewhere, et);
+    const std::pair<std::size_t, std::size_t> bounds[] = {{largest - 1, sum}, {largest, sum - 1}, {largest, sum}};
+    for (const auto& [each, total] : bounds) {
+        SolverSettings settings{0.6f, 16, h, nullptr};
+        settings.clusterGridPoints = each;
+        settings.clusterTotalPoints = total;
+        std::unique_ptr<VelocitySolver> solver = MakeVelocitySolver(Solver::Grid);
+        solver->Load(two.Sources(), GridFor(two, kDefaultCellOverSpacing), settings, true);
+        std::vector<glm::vec3> v(n), s(n), e(elsewhere.size());
+        solver->EvaluateAtSources(two.vorticity, v, s);
+        solver->Evaluate(elsewhere, e);
+        EXPECT_TRUE(solver->GridVelocity().empty());
+        const bool fits = each == largest && total == sum;
+        EXPECT_EQ(solver->SolvedGridPoints(), fits ? sum : 0u) << each << " " << total;
+        const std::uint64_t got = test::HashVector(e, test::HashVector(s, test::HashVector(v)));
+        const std::uint64_t treecode = test::HashVector(et, test::HashVector(st, test::HashVector(vt)));
+        if (fits) {
+            EXPECT_NE(got, treecode);
+        } else {
+            EXPECT_EQ(got, treecode) << each << " " << total;
+        }
+    }
 }
 
 TEST(GridSolverGroups, BitwiseIdenticalForAnyThreadCount) {
