@@ -158,8 +158,9 @@ private:
         std::vector<VortonCluster> clusters = SplitIntoClusters(m_position, cell, 2.5f * cell);
         if (!GroupGridsFit(clusters, cell, 2.5f * cell, m_settings.clusterGridPoints, m_settings.clusterTotalPoints)) {
             // The vortons moved since Auto split them (a substep, the remesh) and
-            // their groups with them: one grid spanning two balls 50 m apart took
-            // 57 million points and 23 s (five balls after 28 s, stop 103).
+            // their groups with them: five balls' wakes spread over 70 m fell into
+            // one group, a grid of 14 million points, and a step with two such
+            // solves took 10.7 s (five balls at 30 s, stop 103).
             m_treeOnly = true;
             m_tree.Build(m_sources, std::max(1, m_settings.treeLeafSize));
             m_treeBuilt = true;

@@ -605,7 +605,7 @@ TEST(GridSolverGroups, MatchesDirectSummation) {
 TEST(GridSolverGroups, GroupsPastTheirBoundsGoToTheTreecode) {
     // Auto splits the vortons at a step's start; a load gets them after a
     // substep or the remesh has moved them, and their groups can then differ
-    // (five balls after 28 s: a grid of 57 million points, stop 103). Groups
+    // (five balls at 30 s: one grid of 14 million points, stop 103). Groups
     // whose grids pass SolverSettings' bounds are solved by the treecode over
     // all the vortons for that load: no grid points, and the treecode's own
     // velocities bit for bit (the same tree over the same sources).
