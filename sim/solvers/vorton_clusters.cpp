@@ -78,7 +78,8 @@ Cut BestCut(std::span<const glm::vec3> points, const std::vector<std::uint32_t>&
 // best cut, each half split in turn (the lower half first, leaving the upper one group at least),
 // and kept only if the groups' grids together have at most half the points of c's. So a cut that
 // alone does not halve the grid is taken when the cuts below it do: five balls' wakes 10–30 m
-// apart along 70 m, whose widest gap left 51 % of the points on one side (stop 103).
+// apart along 70 m, where the cut at the widest gap left halves whose grids held 51 % of the
+// points (stop 103).
 std::vector<VortonCluster> SplitGroup(std::span<const glm::vec3> points, VortonCluster c, std::size_t whole, float cell,
                                       float margin, std::size_t budget, std::vector<std::uint32_t>& count) {
     std::vector<VortonCluster> out;
