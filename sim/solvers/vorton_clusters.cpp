@@ -27,6 +27,8 @@ struct Cut {
     Slabs slabs;
     std::size_t first = 0;   // first empty slab: points in slabs below go to the first half
     std::size_t points = std::numeric_limits<std::size_t>::max();
+    Aabb lowBox, highBox;                       // the halves' boxes
+    std::size_t lowPoints = 0, highPoints = 0;  // their grids' points (sum: `points`)
 };
 
 Aabb BoxOf(std::span<const glm::vec3> points, const std::vector<std::uint32_t>& members) {
@@ -68,8 +70,12 @@ Cut BestCut(std::span<const glm::vec3> points, const std::vector<std::uint32_t>&
         Aabb low, high;
         for (std::uint32_t k : members) (slab.Of(points[k][a]) < runBegin ? low : high).Grow(points[k]);
         if (low.Empty() || high.Empty()) continue;
-        const std::size_t split = GridPointCount(low, cell, margin) + GridPointCount(high, cell, margin);
-        if (split < whole && split < best.points) best = Cut{a, slab, runBegin, split};
+        const std::size_t lowPoints = GridPointCount(low, cell, margin);
+        const std::size_t highPoints = GridPointCount(high, cell, margin);
+        const std::size_t split = lowPoints + highPoints;
+        if (split < whole && split < best.points) {
+            best = Cut{a, slab, runBegin, split, low, high, lowPoints, highPoints};
+        }
     }
     return best;
 }
@@ -94,13 +100,11 @@ std::vector<VortonCluster> SplitGroup(std::span<const glm::vec3> points, VortonC
     for (std::uint32_t k : c.members) {
         (cut.slabs.Of(points[k][cut.axis]) < cut.first ? low : high).members.push_back(k);
     }
-    low.box = BoxOf(points, low.members);
-    high.box = BoxOf(points, high.members);
-    const std::size_t lowWhole = GridPointCount(low.box, cell, margin);
-    const std::size_t highWhole = GridPointCount(high.box, cell, margin);
-    out = SplitGroup(points, std::move(low), lowWhole, cell, margin, budget - 1, count);
+    low.box = cut.lowBox;
+    high.box = cut.highBox;
+    out = SplitGroup(points, std::move(low), cut.lowPoints, cell, margin, budget - 1, count);
     std::vector<VortonCluster> upper =
-        SplitGroup(points, std::move(high), highWhole, cell, margin, budget - out.size(), count);
+        SplitGroup(points, std::move(high), cut.highPoints, cell, margin, budget - out.size(), count);
     std::size_t total = 0;
     for (const VortonCluster& g : out) total += GridPointCount(g.box, cell, margin);
     for (const VortonCluster& g : upper) total += GridPointCount(g.box, cell, margin);
