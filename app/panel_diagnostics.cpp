@@ -98,18 +98,19 @@ void ClosedFormChecks(const SimSnapshot& sim) {
                    log.Check(sim.ringLaw), "m/s", sim.ringLaw.note, log.ErrorSeries(sim.ringLaw));
     ImGui::Separator();
     ClosedFormRows("terminal", "terminal velocity (drag curve)",
-                   "The velocity at which the Schiller-Naumann drag curve's drag 1/2 C_d rho U^2 pi R^2 balances the "
-                   "ball's weight less buoyancy, with the scene's viscosity. Measured: the ball's mean velocity "
+                   "The velocity at which the standard drag curve's drag 1/2 C_d rho U^2 pi R^2 balances the "
+                   "ball's weight less buoyancy, with the scene's viscosity (C_d: Clift & Gauvin's curve, "
+                   "Schiller-Naumann's below Re 300 within 1 %). Measured: the ball's mean velocity "
                    "over the last second, once its speed varies by less than 15 %. Applies to one free ball with "
                    "body_sheet on.",
                    log.Check(sim.terminalLaw), "m/s", sim.terminalLaw.note,
                    log.ErrorSeries(sim.terminalLaw));
     ImGui::Separator();
     ClosedFormRows("drag", "drag in a stream (drag curve)",
-                   "The Schiller-Naumann drag curve's drag 1/2 C_d rho U^2 pi R^2 on a fixed ball in the free stream "
-                   "U, with the scene's viscosity. Measured: the fluid's force on the ball along the stream, "
-                   "averaged over the last 10 s (about four shedding periods). Applies to one fixed ball with "
-                   "body_sheet on and a free stream.",
+                   "The standard drag curve's drag 1/2 C_d rho U^2 pi R^2 on a fixed ball in the free stream "
+                   "U, with the scene's viscosity (C_d: Clift & Gauvin's curve). Measured: the fluid's "
+                   "force on the ball along the stream, averaged over the last 10 s (about four shedding "
+                   "periods). Applies to one fixed ball with body_sheet on and a free stream.",
                    log.Check(sim.dragLaw), "N", sim.dragLaw.note, log.ErrorSeries(sim.dragLaw));
 }
 
