@@ -246,6 +246,11 @@ public:
     /// of max_speed, and with body sheets kThrowCourant lattice spacings per
     /// step (8 m/s in falling_ball), which substeps resolve (Substeps).
     float GrabSpeedLimit() const;
+    /// The fastest body i is moved when held (m/s): GrabSpeedLimit() for a free
+    /// body; for a fixed one, with body sheets, at most kFixedDragCourant
+    /// lattice spacings per step (4.8 m/s in flow_past_ball). Errors: i must
+    /// be a body's index.
+    float GrabSpeedLimit(std::size_t i) const;
     /// With body sheets, a step in which the fastest body (relative to the
     /// free stream) or vorton would cross more than kSubstepTrigger lattice
     /// spacings is taken in as many equal substeps as keep it within
@@ -265,6 +270,15 @@ public:
     /// in six directions for 8 s; at 15.6 m/s it blew up even in substeps of
     /// half a spacing. Below kMaxSubsteps: the wake moves up to 1.5 times as fast.
     static constexpr float kThrowCourant = 8.0f;
+    /// With body sheets, the fastest a fixed body is dragged, in lattice
+    /// spacings per step (GrabSpeedLimit(i)). A dragged fixed body is not
+    /// thrown: let go, it stops at once (ReleaseBody), and the wake it made
+    /// runs into it. Dragged at kThrowCourant for 3 steps and let go at 1, 2
+    /// or 5 s, flow_past_ball's ball (no subgrid model) blew up 0.2 s later,
+    /// a wake vorton 10-15 spacings behind it stretched to 135-190 m/s, and so
+    /// did falling_ball's ball made fixed; at 4 and 5 spacings neither did
+    /// (docs/BODIES.md, stop 104).
+    static constexpr float kFixedDragCourant = 4.0f;
     /// Momentum the fluid received from the bodies in the last step, N·s.
     /// With body_sheet: ρ₀ times the change of the vortons' impulse ½Σx×α the
     /// bodies caused (the sheet they released, the vortons they pushed out),

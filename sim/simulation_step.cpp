@@ -140,7 +140,7 @@ int Simulation::Substeps(float dt) const {
 glm::vec3 Simulation::GrabVelocity(std::size_t b, float timeLeft) const {
     const BodyState& body = m_bodies[b];
     glm::vec3 v = (body.grabTarget - body.position) / timeLeft;
-    const float vmax = GrabSpeedLimit();
+    const float vmax = GrabSpeedLimit(b);
     if (glm::length(v) > vmax) v *= vmax / glm::length(v);
     return v;
 }
@@ -162,6 +162,15 @@ float Simulation::GrabSpeedLimit() const {
     const SimParams& p = m_setup.params;
     float limit = 0.5f * p.maxSpeed;
     if (BodySheets() && p.dt > 0.0f && Spacing() > 0.0f) limit = std::min(limit, kThrowCourant * Spacing() / p.dt);
+    return limit;
+}
+
+float Simulation::GrabSpeedLimit(std::size_t i) const {
+    const SimParams& p = m_setup.params;
+    float limit = GrabSpeedLimit();
+    if (m_setup.bodies[i].fixed && BodySheets() && p.dt > 0.0f && Spacing() > 0.0f) {
+        limit = std::min(limit, kFixedDragCourant * Spacing() / p.dt);
+    }
     return limit;
 }
 
