@@ -2,9 +2,11 @@
 // the step is taken in substeps while the ball or its wake crosses more than
 // Simulation::kSubstepTrigger lattice spacings, the throw is limited to what
 // they resolve, and the thrown ball slows as a sphere does.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include <glm/geometric.hpp>
 #include <gtest/gtest.h>
@@ -49,9 +51,69 @@ TEST(BodyThrow, TheFastestThrowIsEightSpacingsPerStep) {
     EXPECT_NEAR(glm::length(sim.Bodies()[0].velocity), 8.0f, 1.0e-3f);
 }
 
+/// One throw of ABallThrownAtTheLimit…: falling_ball's ball falls for `fall` steps, is dragged
+/// along x at 8 m/s for 3 steps and let go, then followed for 100 steps beside the law's ball
+/// (the quasi-steady equation of motion with the standard drag curve, from the release).
+struct ThrowRun {
+    double distance25 = 0.0, distance50 = 0.0;  ///< distance along x over the law's at 0.5 s, 1 s
+    double speed20 = 0.0, speed25 = 0.0;        ///< speed along x over the law's at 0.4 s, 0.5 s
+    int releaseSubsteps = 0, maxSubsteps = 1, substepped = 0;
+    float releaseSpeed = 0.0f;
+};
+
+ThrowRun ThrowAfter(int fall) {
+    ThrowRun run;
+    Simulation sim(FallingBall());
+    EXPECT_TRUE(test::RunSteps(sim, fall).ok);
+    Throw(sim, 8.0f, 3);
+    run.releaseSubsteps = sim.LastStepWork().substeps;
+    run.releaseSpeed = sim.Bodies()[0].velocity.x;
+    const SimParams& p = sim.Setup().params;
+    const BodySpec& spec = sim.Setup().bodies[0];
+    const double rho = p.ambientDensity, radius = spec.radius, nu = p.viscosity;
+    const double volume = 4.0 / 3.0 * std::numbers::pi * radius * radius * radius;
+    const double mass = spec.density * volume;
+    glm::dvec3 u(sim.Bodies()[0].velocity);  // the law's ball, from the release
+    const glm::dvec3 g(p.gravity);
+    double distance = 0.0, lawDistance = 0.0;
+    const std::string tag = "_let_go_after_step_" + std::to_string(fall + 3);
+    for (int step = 1; step <= 100; ++step) {
+        const StepReport report = test::RunSteps(sim, 1);
+        EXPECT_TRUE(report.ok) << report.message << tag;
+        if (!report.ok) return run;
+        run.maxSubsteps = std::max(run.maxSubsteps, sim.LastStepWork().substeps);
+        run.substepped += sim.LastStepWork().substeps > 1;
+        const int n = 20;  // the law in 20 substeps per step
+        for (int i = 0; i < n; ++i) {
+            const double speed = glm::length(u);
+            const double cd = StandardDragCoefficient(2.0 * radius * speed / nu);
+            const glm::dvec3 force = -0.5 * cd * rho * speed * u * std::numbers::pi * radius * radius +
+                                     (mass - rho * volume) * g;
+            u += double(p.dt) / n * force / (mass + 0.5 * rho * volume);
+        }
+        lawDistance += double(p.dt) * u.x;
+        distance += double(p.dt) * sim.Bodies()[0].velocity.x;
+        const double speedX = sim.Bodies()[0].velocity.x / u.x;
+        if (step == 10 || step == 20 || step == 25 || step == 50) {
+            test::Measured("distance_over_law_" + std::to_string(step) + "_steps" + tag, distance / lawDistance);
+            test::Measured("speed_x_over_law_" + std::to_string(step) + "_steps" + tag, speedX);
+        }
+        if (step == 20) run.speed20 = speedX;
+        if (step == 25) run.speed25 = speedX, run.distance25 = distance / lawDistance;
+        if (step == 50) run.distance50 = distance / lawDistance;
+    }
+    return run;
+}
+
+double Median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
 TEST(BodyThrow, ABallThrownAtTheLimitIsTakenInSubstepsAndGoesAsFarAsTheDragCurveSays) {
-    // After 1 s of falling (0.5 m/s, its wake formed) the ball is dragged
-    // along x at 8 m/s for 3 steps and let go, then followed for 2 s.
+    // After about 1 s of falling (0.5 m/s, its wake formed) the ball is
+    // dragged along x at 8 m/s for 3 steps and let go, then followed for 2 s;
+    // five times, let go after steps 49 to 53 (ThrowAfter).
     // - Without substeps (checked with Substeps() returning 1) the step blew
     //   up 0.48 s after the release (a vorton from 8.8 to 25.7 m/s in one
     //   step), and the ball had gone 0.54 of the law's distance by 0.4 s
@@ -66,9 +128,16 @@ TEST(BodyThrow, ABallThrownAtTheLimitIsTakenInSubstepsAndGoesAsFarAsTheDragCurve
     //   curve's C_d, StandardDragCoefficient; the law of issue 12's thrown
     //   ball), integrated from the release: within 30 % (the issue's
     //   tolerance) at 0.5 s and 1 s, and so does its speed along x at 0.4 s and
-    //   0.5 s. Measured (stop 104): distance 1.28, 1.16, 1.13 and 1.04 of the
-    //   law's at 0.2, 0.4, 0.5 and 1 s; speed along x 1.33, 0.90, 0.87 and
-    //   0.73. The ball starts at Re 5,300 and is still at Re 2,000 at 0.4 s,
+    //   0.5 s: the median of the five throws (measured: 1.18, 1.05; 0.92,
+    //   0.87; per throw, distance at 1 s 1.03–1.43 and speed at 0.4 s
+    //   0.71–1.79). One throw's path is not a
+    //   prediction: let go after steps 44 to 53 (stop 104, ten throws), the
+    //   ball went 0.72–1.43 of the law's distance by 1 s (median 1.02) and
+    //   its speed at 0.4 s was 0.44–1.79 of the law's (median 0.87), its wake
+    //   at R/h 5 and Re 2,000–5,000 turning it up, down or aside by turns.
+    //   Let go after step 53 alone (this test until stop 104): distance 1.28,
+    //   1.16, 1.13 and 1.04 of the law's at 0.2, 0.4, 0.5 and 1 s; speed along
+    //   x 1.33, 0.90, 0.87 and 0.73. The ball starts at Re 5,300 and is still at Re 2,000 at 0.4 s,
     //   past Schiller–Naumann's range (Re < 800), whose C_d is 0.66 of the
     //   standard curve's there; against it the same run measured distance
     //   1.13, 1.01, 0.98 and 0.90, speed 1.12, 0.75, 0.73 and 0.63 (0.77 and
@@ -80,57 +149,29 @@ TEST(BodyThrow, ABallThrownAtTheLimitIsTakenInSubstepsAndGoesAsFarAsTheDragCurve
     //   to 0.41 and 0.23 of the law's speed at 0.4 and 0.5 s (distance 0.73 at
     //   1 s) and turned down to fall at 1 m/s; substeps of half a spacing
     //   mended it at twice the cost (docs/BODIES.md, stops 92, 100 and 101).
-    Simulation sim(FallingBall());
-    ASSERT_TRUE(test::RunSteps(sim, 50).ok);
-    Throw(sim, 8.0f, 3);
-    ASSERT_FALSE(HasFailure());
-    EXPECT_GE(sim.LastStepWork().substeps, 8) << "8 spacings per step, one per substep";
-
-    const SimParams& p = sim.Setup().params;
-    const BodySpec& spec = sim.Setup().bodies[0];
-    const double rho = p.ambientDensity, radius = spec.radius, nu = p.viscosity;
-    const double volume = 4.0 / 3.0 * std::numbers::pi * radius * radius * radius;
-    const double mass = spec.density * volume;
-    glm::dvec3 u(sim.Bodies()[0].velocity);  // the law's ball, from the release
-    const glm::dvec3 g(p.gravity);
-    EXPECT_NEAR(u.x, 8.0, 0.4);  // the drag's speed, less what the fluid took in the third step
-    int maxSubsteps = 1, substepped = 0;
-    double distance = 0.0, lawDistance = 0.0;
-    for (int step = 1; step <= 100; ++step) {
-        const StepReport report = test::RunSteps(sim, 1);
-        ASSERT_TRUE(report.ok) << report.message;
-        maxSubsteps = std::max(maxSubsteps, sim.LastStepWork().substeps);
-        substepped += sim.LastStepWork().substeps > 1;
-        const int n = 20;  // the law in 20 substeps per step
-        for (int i = 0; i < n; ++i) {
-            const double speed = glm::length(u);
-            const double cd = StandardDragCoefficient(2.0 * radius * speed / nu);
-            const glm::dvec3 force = -0.5 * cd * rho * speed * u * std::numbers::pi * radius * radius +
-                                     (mass - rho * volume) * g;
-            u += double(p.dt) / n * force / (mass + 0.5 * rho * volume);
-        }
-        lawDistance += double(p.dt) * u.x;
-        distance += double(p.dt) * sim.Bodies()[0].velocity.x;
-        if (step == 10 || step == 20 || step == 25 || step == 50) {
-            test::Measured("distance_over_law_" + std::to_string(step) + "_steps", distance / lawDistance);
-            test::Measured("speed_x_over_law_" + std::to_string(step) + "_steps", sim.Bodies()[0].velocity.x / u.x);
-            test::Measured("speed_over_law_" + std::to_string(step) + "_steps",
-                           glm::length(glm::dvec3(sim.Bodies()[0].velocity)) / glm::length(u));
-            test::Measured("velocity_z_" + std::to_string(step) + "_steps", sim.Bodies()[0].velocity.z);
-        }
-        if (step == 25 || step == 50) {
-            EXPECT_NEAR(distance / lawDistance, 1.0, 0.3)
-                << "at " << step * p.dt << " s: " << distance << " m, the law " << lawDistance << " m";
-        }
-        if (step == 20 || step == 25) {
-            EXPECT_NEAR(sim.Bodies()[0].velocity.x / u.x, 1.0, 0.3)
-                << "at " << step * p.dt << " s: " << sim.Bodies()[0].velocity.x << " m/s, the law " << u.x << " m/s";
-        }
+    std::vector<double> distance25, distance50, speed20, speed25;
+    for (int fall = 46; fall <= 50; ++fall) {
+        const ThrowRun run = ThrowAfter(fall);
+        ASSERT_FALSE(HasFailure()) << "let go after step " << fall + 3;
+        EXPECT_GE(run.releaseSubsteps, 8) << "8 spacings per step, one per substep";
+        // The drag's speed, less what the fluid took in the third step.
+        EXPECT_NEAR(run.releaseSpeed, 8.0f, 0.4f);
+        EXPECT_LE(run.maxSubsteps, Simulation::kMaxSubsteps);
+        EXPECT_LT(run.substepped, 100) << "the substeps end once the ball and its wake have slowed";
+        test::Measured("thrown_ball_most_substeps_let_go_after_step_" + std::to_string(fall + 3), run.maxSubsteps);
+        distance25.push_back(run.distance25);
+        distance50.push_back(run.distance50);
+        speed20.push_back(run.speed20);
+        speed25.push_back(run.speed25);
     }
-    test::Measured("thrown_ball_most_substeps", maxSubsteps);
-    test::Measured("thrown_ball_steps_in_substeps_of_100", substepped);
-    EXPECT_LE(maxSubsteps, Simulation::kMaxSubsteps);
-    EXPECT_LT(substepped, 100) << "the substeps end once the ball and its wake have slowed";
+    test::Measured("median_distance_over_law_at_0.5_s", Median(distance25));
+    test::Measured("median_distance_over_law_at_1_s", Median(distance50));
+    test::Measured("median_speed_x_over_law_at_0.4_s", Median(speed20));
+    test::Measured("median_speed_x_over_law_at_0.5_s", Median(speed25));
+    EXPECT_NEAR(Median(distance25), 1.0, 0.3);
+    EXPECT_NEAR(Median(distance50), 1.0, 0.3);
+    EXPECT_NEAR(Median(speed20), 1.0, 0.3);
+    EXPECT_NEAR(Median(speed25), 1.0, 0.3);
 }
 
 /// Sheet vortons (a body's sheet: 10⁻³ of a lattice cell each) in `sim`.
