@@ -345,6 +345,38 @@ std::size_t Simulation::MaxGridPoints() const {
     return std::min(cells, kSeededGridFactor * GridPointCount(m_seededBox, cell, 2.5f * cell));
 }
 
+bool Simulation::NearABody(glm::vec3 x, float gap) const {
+    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+        if (glm::length(x - m_bodies[b].position) < m_setup.bodies[b].radius + gap) return true;
+    }
+    return false;
+}
+
+void Simulation::RemeshAwayFromBodies() {
+    const float gap = kDistortionWallGap * Spacing();
+    std::vector<std::uint8_t> away(m_vortons.Size(), 1);
+    Vortons near;
+    for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
+        if (!NearABody(m_vortons.position[k], gap)) continue;
+        away[k] = 0;
+        near.Add(m_vortons.position[k], m_vortons.vorticity[k], m_vortons.radius[k], m_vortons.volume[k],
+                 m_vortons.group[k], m_vortons.massFraction[k], m_vortons.birthHeight[k]);
+    }
+    if (near.Size() == 0) {
+        RemeshVortons();
+        return;
+    }
+    // The cap is the cadence's: as between remeshes, the wall layers' vortons
+    // come on top of it until the next one.
+    m_vortons.Compact(away);
+    RemeshVortons();
+    for (std::size_t k = 0; k < near.Size(); ++k) {
+        m_vortons.Add(near.position[k], near.vorticity[k], near.radius[k], near.volume[k], near.group[k],
+                      near.massFraction[k], near.birthHeight[k]);
+    }
+    m_cacheValid = false;
+}
+
 void Simulation::RemeshVortons() {
     if (m_vortons.position.empty() || m_lattice.spacing <= 0.0f) return;
     // Receivers (zero-vorticity lattice points kept for baroclinic generation)

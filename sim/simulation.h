@@ -45,7 +45,9 @@ struct VortonSources;
 ///   stretching at the predicted state;
 /// - Corrector: the vortons to t + dt (trapezoid), the layers' sponge;
 /// - Bodies: the spheres move, vortons they hit are pushed out; emitters;
-/// - Remesh: every remeshEvery steps, and the emitters refilled;
+/// - Remesh: every remeshEvery steps, and the emitters refilled; off the
+///   cadence, away from the bodies, after a step that strained the flow too
+///   far (kRemeshStretchCourant);
 /// - TracerPredictor: the tracers' Euler stage on the grid at t;
 /// - VelocityNext: velocity and stretching of the new state, at the vortons
 ///   and on the tracers' grid (the tracers' second stage, the next step's first);
@@ -88,6 +90,11 @@ struct StepWork {
     std::size_t solverPoints = 0;      ///< tracer-grid points whose velocity was asked of the solver
     std::size_t tracerGridPoints = 0;  ///< points of the tracers' nested grid (all levels)
     int substeps = 1;                  ///< substeps the step took (Simulation::Substeps: a fast body)
+    /// The fastest stretching rate max_k |(ω_k·∇)u|/|ω_k| over the step's substeps of
+    /// the vortons away from the bodies (1/s); times dt, the step's Lagrangian CFL
+    /// number (Simulation::kRemeshStretchCourant).
+    double stretchRate = 0.0;
+    bool distortionRemesh = false;  ///< remeshed off the cadence: the step strained the flow too far
 };
 
 /// Where one step changed the vortons' linear impulse I = ½Σx_k×α_k (m⁴/s, about the
@@ -279,6 +286,21 @@ public:
     /// did falling_ball's ball made fixed; at 4 and 5 spacings neither did
     /// (docs/BODIES.md, stop 104).
     static constexpr float kFixedDragCourant = 4.0f;
+    /// The Lagrangian CFL number dt·max_k |(ω_k·∇)u|/|ω_k| (StepWork::stretchRate)
+    /// above which a step remeshes at once, off the remesh_every cadence. A vortex
+    /// method's particles must be remeshed before the flow map distorts them by
+    /// O(1), ‖∇u‖·t ≲ 1 (Koumoutsakos 1997, J. Comput. Phys. 138; Cottet &
+    /// Koumoutsakos, *Vortex Methods*, 2000, ch. 7); between remeshes one
+    /// vorton can otherwise stretch without bound. The shipped scenes stay
+    /// under it; a ball dragged by the mouse in a scene's first steps does not
+    /// (docs/BODIES.md, stop 105).
+    static constexpr float kRemeshStretchCourant = 1.0f;
+    /// Lattice spacings from a body's surface within which the vortons (its
+    /// wall layer and near wake) neither count towards kRemeshStretchCourant
+    /// nor are remeshed off the cadence: its sheets strain them at about
+    /// U/(h/2) by design, and remeshing them every step stopped a ball thrown
+    /// at 8 m/s at 0.35 of the drag law's speed (docs/BODIES.md, stop 105).
+    static constexpr float kDistortionWallGap = 4.0f;
     /// Momentum the fluid received from the bodies in the last step, N·s.
     /// With body_sheet: ρ₀ times the change of the vortons' impulse ½Σx×α the
     /// bodies caused (the sheet they released, the vortons they pushed out),
@@ -591,6 +613,11 @@ private:
     /// Remeshes and culls the vortons (remesh.h), with `solenoidal_remesh` projects
     /// their vorticity onto its solenoidal part (projection.h), and keeps the tallies.
     void RemeshVortons();
+    /// The distortion remesh: remeshes the vortons farther than
+    /// kDistortionWallGap spacings from every body and keeps the others as they are.
+    void RemeshAwayFromBodies();
+    /// Whether x lies within `gap` (m) of a body's surface.
+    bool NearABody(glm::vec3 x, float gap) const;
     // Bodies, stratification and emitters (simulation_bodies.cpp).
     /// Bodies that touch bounce off each other (ResolveSphereContacts with
     /// body_restitution and body_friction, which changes their spin): after the bodies moved, before the vortons are pushed

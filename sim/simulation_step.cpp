@@ -258,6 +258,16 @@ std::string Simulation::StageVelocity(StepContext& c) {
     }
     m_lastVortonSpeed = speed;
     m_lastMaxSpeed = speed;
+    // The fastest stretching rate |(ω·∇)u|/|ω| this substep of the vortons away
+    // from the bodies, for the distortion remesh (StageRemesh). Linear in ω, so
+    // bounded by ‖∇u‖ however weak the vorton; a max, so the same for any
+    // thread count.
+    const float wallGap = kDistortionWallGap * Spacing();
+    const Scan rate = ParallelScan(c.vortons, [&](std::size_t k, Scan& s) {
+        const float w2 = glm::dot(m_vortons.vorticity[k], m_vortons.vorticity[k]);
+        if (w2 > 0.0f && !NearABody(m_vortons.position[k], wallGap)) s.Add(m_stretch0[k] / std::sqrt(w2));
+    });
+    m_work.stretchRate = std::max(m_work.stretchRate, double(std::sqrt(rate.maxNorm2)));
     return {};
 }
 
@@ -408,12 +418,23 @@ std::string Simulation::StageRemesh(StepContext& c) {
     // the quasi-steady law's speed by 0.8 s; remeshing every 40 (every 0.2 s,
     // as here), it went at 0.98 of it (docs/BODIES.md, stop 92).
     if (!c.LastSubstep()) return {};
-    if (p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0) {
+    // Off the cadence too, when the step strained the flow away from the
+    // bodies by more than kRemeshStretchCourant (a Lagrangian CFL number):
+    // then only the vortons away from the bodies are remeshed.
+    const bool cadence = p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0;
+    const bool distorted =
+        p.remeshEvery > 0 && m_work.stretchRate * double(c.stepDt) > double(kRemeshStretchCourant);
+    m_work.distortionRemesh = distorted && !cadence;
+    if (cadence || distorted) {
         // What the remesh drops (culls, the cap) takes its net Σα with it,
         // as the far wake does (ForgetFarWake); that and round-off are let go
         // on purpose (m_kelvinStrength).
         const glm::dvec3 before = BodySheets() ? TotalStrength() : glm::dvec3(0.0);
-        RemeshVortons();
+        if (cadence) {
+            RemeshVortons();
+        } else {
+            RemeshAwayFromBodies();
+        }
         if (BodySheets()) m_kelvinStrength += TotalStrength() - before;
         BudgetAttribute(&ImpulseBudget::remesh);
         ForgetFarWake();
