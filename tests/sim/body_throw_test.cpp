@@ -312,8 +312,9 @@ TEST(BodyThrow, AFixedBallDraggedAtItsLimitAndLetGoKeepsItsWakeBounded) {
 // 46 m/s). The steps that strain the flow that far remesh at once, away from the ball
 // (Simulation::kRemeshStretchCourant; docs/BODIES.md, stop 105).
 /// Drags body 0 of `scene` at its limit `limit` (m/s, GrabSpeedLimit(0)) for the first 3 steps,
-/// holds it still for `still` steps, lets it go and follows the flow for 60 steps.
-void DragAtTheStartAndFollow(const char* scene, float limit, int still) {
+/// holds it still for `still` steps, lets it go and follows the flow for 60 steps, on `threads`
+/// workers; the vortons it ends with go to `end`.
+void DragAtTheStartAndFollow(const char* scene, float limit, int still, int threads, Vortons* end) {
     SceneSetup setup = test::LoadSetup(scene);
     setup.params.tracerCount = 0;
     Simulation sim(setup);
@@ -321,13 +322,13 @@ void DragAtTheStartAndFollow(const char* scene, float limit, int still) {
     Throw(sim, 30.0f, 3);
     for (int s = 0; s < still; ++s) {
         sim.GrabBody(0, sim.Bodies()[0].position);
-        ASSERT_TRUE(test::RunSteps(sim, 1).ok) << "held still, step " << s;
+        ASSERT_TRUE(test::RunSteps(sim, 1, threads).ok) << "held still, step " << s;
     }
     sim.ReleaseBody(0);
     int remeshes = 0;
     float fastest = 0.0f;
     for (int step = 0; step < 60; ++step) {
-        const StepReport report = test::RunSteps(sim, 1);
+        const StepReport report = test::RunSteps(sim, 1, threads);
         ASSERT_TRUE(report.ok) << "step " << step << " after the release: " << report.message;
         remeshes += sim.LastStepWork().distortionRemesh;
         fastest = std::max(fastest, float(sim.ComputeDiagnostics().maxSpeed));
@@ -337,17 +338,28 @@ void DragAtTheStartAndFollow(const char* scene, float limit, int still) {
     // The flow the drag set going is no faster than twice the drag (the fluid beside a
     // moving sphere moves at up to 1.5 times its speed).
     EXPECT_LT(fastest, 2.0f * limit);
+    EXPECT_GE(remeshes, 1) << "the drag strained the flow past kRemeshStretchCourant";
+    *end = sim.GetVortons();
 }
 
 TEST(BodyThrow, ABallDraggedInTheScenesFirstStepsKeepsItsWakeBounded) {
+    Vortons two, one;
     {
         SCOPED_TRACE("flow_past_ball's fixed ball, dragged and let go");
-        DragAtTheStartAndFollow("flow_past_ball", 4.8f, 0);
+        DragAtTheStartAndFollow("flow_past_ball", 4.8f, 0, 2, &two);
     }
     {
         SCOPED_TRACE("falling_ball's ball, dragged, held still for 3 steps and let go");
-        DragAtTheStartAndFollow("falling_ball", 8.0f, 3);
+        Vortons unused;
+        DragAtTheStartAndFollow("falling_ball", 8.0f, 3, 2, &unused);
     }
+    {
+        // The distortion remeshes are the same for any thread count (the trigger is a max).
+        SCOPED_TRACE("flow_past_ball on one thread");
+        DragAtTheStartAndFollow("flow_past_ball", 4.8f, 0, 1, &one);
+    }
+    ASSERT_EQ(one.Size(), two.Size());
+    EXPECT_TRUE(one.position == two.position && one.vorticity == two.vorticity) << "bit for bit";
 }
 
 }  // namespace
