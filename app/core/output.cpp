@@ -54,7 +54,7 @@ Status StatsWriter::Open(const std::filesystem::path& dir) {
     if (!m_out) return Error{m_path.string() + ": cannot open for writing"};
     m_out << "frame,time,step_ms,vortons,tracers,impulse_x,impulse_y,impulse_z,circulation_x,circulation_y,"
              "circulation_z,max_speed,excess_mass,vorton_spacing,max_vorticity,p99_vorticity,remeshes,solver_grid_points,"
-             "solver_points,substeps";
+             "solver_points,substeps,lagrangian_cfl";
     for (int s = 0; s < kStageCount; ++s) m_out << ",ms_" << StageName(Stage(s));
     m_out << "\n";
     m_bodiesPath = dir / "bodies.csv";
@@ -77,13 +77,14 @@ Status StatsWriter::Open(const std::filesystem::path& dir) {
 Status StatsWriter::WriteRow(const Simulation& sim) {
     const Diagnostics d = sim.ComputeDiagnostics();
     char line[1024];
-    int n = std::snprintf(line, sizeof line, "%lld,%.6f,%.4f,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.9g,%.6g,%.6g,%.6g,%lld,%zu,%zu,%d",
+    int n = std::snprintf(line, sizeof line, "%lld,%.6f,%.4f,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.9g,%.6g,%.6g,%.6g,%lld,%zu,%zu,%d,%.6g",
                           static_cast<long long>(sim.StepCount()), sim.Time(), sim.LastStepMs(),
                           sim.GetVortons().Size(), sim.GetTracers().Size(), d.impulse.x, d.impulse.y, d.impulse.z,
                           d.circulation.x, d.circulation.y, d.circulation.z, d.maxSpeed, d.excessMass,
                           double(sim.Spacing()), d.maxVorticity, d.p99Vorticity,
                           static_cast<long long>(sim.RemeshCount()), sim.LastStepWork().solverGridPoints,
-                          sim.LastStepWork().solverPoints, sim.LastStepWork().substeps);
+                          sim.LastStepWork().solverPoints, sim.LastStepWork().substeps,
+                          sim.LastStepWork().stretchRate * double(sim.Setup().params.dt));
     for (int s = 0; s < kStageCount && n > 0 && n < int(sizeof line); ++s) {
         n += std::snprintf(line + n, sizeof line - std::size_t(n), ",%.4f", sim.LastStageTimes()[std::size_t(s)]);
     }

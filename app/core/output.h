@@ -16,7 +16,9 @@ namespace vorton {
 /// p99_vorticity (largest and 99th percentile |ω| of the vortons, 1/s),
 /// remeshes (since reset), solver_grid_points and solver_points (the
 /// step's work: StepWork), substeps (how many the step took: 1 unless a body
-/// was fast, Simulation::Substeps), then ms_<stage> for every Stage.
+/// was fast, Simulation::Substeps), lagrangian_cfl (dt·StepWork::stretchRate:
+/// past Simulation::kRemeshStretchCourant, 1, the step remeshed off its
+/// cadence), then ms_<stage> for every Stage.
 ///
 /// DIR/bodies.csv, one row per rigid body per step (only the header when the
 /// scene has no bodies): frame,time,body,x,y,z,vx,vy,vz,wx,wy,wz,fx,fy,fz

@@ -99,6 +99,8 @@ TEST_F(OutputTest, StatsHeaderAndRows) {
         "impulse_y", "impulse_z", "circulation_x", "circulation_y", "circulation_z", "max_speed"};
     for (int s = 0; s < kStageCount; ++s)
         required.push_back("ms_" + std::string(StageName(Stage(s))));
+    required.push_back("substeps");
+    required.push_back("lagrangian_cfl");
     for (const std::string& column : required) {
         EXPECT_NE(std::find(header.begin(), header.end(), column), header.end()) << column;
     }

@@ -330,6 +330,11 @@ void DragAtTheStartAndFollow(const char* scene, float limit, int still, int thre
     for (int step = 0; step < 60; ++step) {
         const StepReport report = test::RunSteps(sim, 1, threads);
         ASSERT_TRUE(report.ok) << "step " << step << " after the release: " << report.message;
+        // Off the cadence exactly when the step's Lagrangian CFL number passed the threshold.
+        const bool cadence = sim.StepCount() % setup.params.remeshEvery == 0;
+        const double cfl = sim.LastStepWork().stretchRate * double(setup.params.dt);
+        EXPECT_EQ(sim.LastStepWork().distortionRemesh, !cadence && cfl > double(Simulation::kRemeshStretchCourant))
+            << "step " << step << ", number " << cfl;
         remeshes += sim.LastStepWork().distortionRemesh;
         fastest = std::max(fastest, float(sim.ComputeDiagnostics().maxSpeed));
     }
