@@ -353,27 +353,23 @@ bool Simulation::NearABody(glm::vec3 x, float gap) const {
 }
 
 void Simulation::RemeshAwayFromBodies() {
+    const auto append = [](const Vortons& from, std::size_t k, Vortons& to) {
+        to.Add(from.position[k], from.vorticity[k], from.radius[k], from.volume[k], from.group[k],
+               from.massFraction[k], from.birthHeight[k]);
+    };
     const float gap = kDistortionWallGap * Spacing();
     std::vector<std::uint8_t> away(m_vortons.Size(), 1);
     Vortons near;
     for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
         if (!NearABody(m_vortons.position[k], gap)) continue;
         away[k] = 0;
-        near.Add(m_vortons.position[k], m_vortons.vorticity[k], m_vortons.radius[k], m_vortons.volume[k],
-                 m_vortons.group[k], m_vortons.massFraction[k], m_vortons.birthHeight[k]);
-    }
-    if (near.Size() == 0) {
-        RemeshVortons();
-        return;
+        append(m_vortons, k, near);
     }
     // The cap is the cadence's: as between remeshes, the wall layers' vortons
     // come on top of it until the next one.
     m_vortons.Compact(away);
     RemeshVortons();
-    for (std::size_t k = 0; k < near.Size(); ++k) {
-        m_vortons.Add(near.position[k], near.vorticity[k], near.radius[k], near.volume[k], near.group[k],
-                      near.massFraction[k], near.birthHeight[k]);
-    }
+    for (std::size_t k = 0; k < near.Size(); ++k) append(near, k, m_vortons);
     m_cacheValid = false;
 }
 

@@ -303,14 +303,6 @@ TEST(BodyThrow, AFixedBallDraggedAtItsLimitAndLetGoKeepsItsWakeBounded) {
     EXPECT_LT(glm::length(sim.Bodies()[0].position - letGo), 1.0e-6f);
 }
 
-// A ball grabbed in a scene's first steps, before the first remesh (the app starts running, and a
-// user may click the ball at once). The wake it makes then strains the flow away from the ball
-// by 1-2 Lagrangian CFL numbers a step (dt·max|(ω·∇)u|/|ω|), where the scenes stay under 0.35;
-// remeshed only every remesh_every (10) steps, one vorton stretched without bound: flow_past_ball
-// blew up 48 steps after the release (a vorton 35 spacings behind the ball at 177 m/s), and
-// falling_ball's ball held still for 3 steps after the drag blew up at once (20·10⁶ 1/s, then
-// 46 m/s). The steps that strain the flow that far remesh at once, away from the ball
-// (Simulation::kRemeshStretchCourant; docs/BODIES.md, stop 105).
 /// Drags body 0 of `scene` at its limit `limit` (m/s, GrabSpeedLimit(0)) for the first 3 steps,
 /// holds it still for `still` steps, lets it go and follows the flow for 60 steps, on `threads`
 /// workers; the vortons it ends with go to `end`.
@@ -347,6 +339,14 @@ void DragAtTheStartAndFollow(const char* scene, float limit, int still, int thre
     *end = sim.GetVortons();
 }
 
+// A ball grabbed in a scene's first steps, before the first remesh (the app starts running, and a
+// user may click the ball at once). The wake it makes then strains the flow away from the ball
+// by 1-2 Lagrangian CFL numbers a step (dt·max|(ω·∇)u|/|ω|), where the scenes stay under 0.4;
+// remeshed only every remesh_every (10) steps, one vorton stretched without bound: flow_past_ball
+// blew up 48 steps after the release (a vorton 35 spacings behind the ball at 177 m/s), and
+// falling_ball's ball held still for 3 steps after the drag blew up at once (20·10⁶ 1/s, then
+// 46 m/s). The steps that strain the flow that far remesh at once, away from the ball
+// (Simulation::kRemeshStretchCourant; docs/BODIES.md, stop 105).
 TEST(BodyThrow, ABallDraggedInTheScenesFirstStepsKeepsItsWakeBounded) {
     Vortons two, one;
     {
