@@ -237,14 +237,17 @@ std::string Simulation::StageVelocity(StepContext& c) {
     // Caught at its first sign: a resolved flow does not double its fastest
     // speed within one step, and a vorton crossing more than a lattice
     // spacing per step is no longer resolved in time (a CFL number above 1).
-    // Both at once, beyond what a body's surface moves at (a ball thrown by
-    // the mouse drags the fluid with it), is a blow-up under way (issue 16
-    // saw dye_drop go 0.7 → 1.6 → 6.6 → 36 m/s in four steps before
-    // max_speed caught it).
+    // Both at once, beyond what a body's surface moves at through the fluid
+    // (a ball thrown by the mouse drags the fluid with it), is a blow-up under
+    // way (issue 16 saw dye_drop go 0.7 → 1.6 → 6.6 → 36 m/s in four steps
+    // before max_speed caught it). Through the fluid: relative to the free
+    // stream, since a body's images and sheet answer the stream at once, so
+    // flow_past_ball's stream set from 0.6 to 2 m/s on the panel doubled the
+    // induced speed in the next step, and was stopped as a blow-up.
     const double speed = std::sqrt(scan.maxNorm2);
     double bodySpeed = 0.0;
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {
-        bodySpeed = std::max(bodySpeed, double(glm::length(m_bodies[b].velocity)) +
+        bodySpeed = std::max(bodySpeed, double(glm::length(m_bodies[b].velocity - p.freeStream)) +
                                             double(glm::length(m_bodies[b].angularVelocity)) *
                                                 double(m_setup.bodies[b].radius));
     }

@@ -204,6 +204,8 @@ TerminalLaw TerminalLawFor(const SceneSetup& setup) {
         law.inapplicable = "a neutral body";
     } else if (!p.bodySheet) {
         law.inapplicable = "body_sheet off: the ball makes no wake of its own";
+    } else if (!(p.viscosity > 0.0f)) {
+        law.inapplicable = "no viscosity";
     }
     if (!law.inapplicable.empty()) return law;
     const double g = glm::length(glm::dvec3(p.gravity));

@@ -203,8 +203,14 @@ void Simulation::MoveBodies(float dt) {
         const double mu = rho * double(p.viscosity);
         const double radius = double(spec.radius);
         const glm::dvec3 v0(b.velocity), w0(b.angularVelocity);
-        const double re = 2.0 * radius * glm::length(v0 - uf) / double(p.viscosity);
-        const double drag = 6.0 * std::numbers::pi * mu * radius * (1.0 + 0.15 * std::pow(re, 0.687));
+        // At ν = 0 (the viscosity slider's end) k is its limit, 0: k = 6πρνR +
+        // 0.9πρR ν^0.313 (2R|v − u_f|)^0.687. Through Re it was 0·∞, and stratified_ball
+        // stopped at the next step with a non-finite body state.
+        const double nu = double(p.viscosity);
+        const double drag =
+            nu > 0.0 ? 6.0 * std::numbers::pi * mu * radius *
+                           (1.0 + 0.15 * std::pow(2.0 * radius * glm::length(v0 - uf) / nu, 0.687))
+                     : 0.0;
         const double friction = 8.0 * std::numbers::pi * mu * radius * radius * radius;
         const glm::dvec3 spinFluid = 0.5 * fluid.vorticity;
         const std::optional<glm::vec3> kinematic = KinematicVelocity(i, dt, m_time + double(dt));

@@ -352,6 +352,26 @@ TEST(Body, ASlowBallInTheSkinModelSlowsAsTheDragCurveSays) {
     EXPECT_NEAR(kept, u / 0.01, 0.3 * u / 0.01);
 }
 
+TEST(Body, ASlowBallInTheSkinModelWithoutViscosityKeepsItsSpeed) {
+    // The viscosity slider's end, 0: the closure's drag 6πρνR(1 + 0.15Re^0.687) tends
+    // to 0 with ν (as ν^0.313 at a given speed), and the spin's Stokes torque with it.
+    // Through Re = 2RU/ν it was 0·∞: stratified_ball stopped at the next step with a
+    // non-finite body state. With no vorton touching the ball at 1 cm/s and no
+    // gravity nothing else acts on it, so it keeps its speed: to 1 % (measured 0.6 %
+    // lost, to the skin's vortons), where at the default ν the closure takes 11 % in
+    // these 2 s (the test above's law).
+    SceneSetup s = Shot(false);
+    s.params.viscosity = 0.0f;
+    s.bodies[0].velocity = {0.01f, 0, 0};
+    s.bodies[0].angularVelocity = {0, 0, 1.0f};
+    Simulation sim(s);
+    ASSERT_TRUE(test::RunSteps(sim, 100).ok);
+    const BodyState& b = sim.Bodies()[0];
+    test::Measured("inviscid_slow_ball_kept", b.velocity.x / 0.01);
+    EXPECT_NEAR(b.velocity.x, 0.01f, 1.0e-4f);
+    EXPECT_NEAR(b.angularVelocity.z, 1.0f, 1.0e-3f);
+}
+
 TEST(Body, ASpinningFreeBallInTheSkinModelSlowsAsStokesTorqueSays) {
     // A free ball spinning in still fluid, gravity off: I dΩ/dt = −8πμR³Ω
     // (Lamb §334), so Ω = Ω₀ exp(−15ρνt/(ρ_b R²)); ν is chosen to make that

@@ -349,6 +349,11 @@ TEST(FlowDiagnostics, TerminalCheckWaitsForTheBallToSettle) {
     SceneSetup skin = test::LoadSetup("falling_ball");
     skin.params.bodySheet = false;
     EXPECT_NE(TerminalLawFor(skin).inapplicable.find("body_sheet"), std::string::npos);
+    // The viscosity slider's end: the curve has no speed there (Re = 2RU/0), and the dock
+    // showed Re = nan and expected the ball to stand still.
+    SceneSetup inviscid = test::LoadSetup("falling_ball");
+    inviscid.params.viscosity = 0.0f;
+    EXPECT_EQ(TerminalLawFor(inviscid).inapplicable, "no viscosity");
 }
 
 /// Samples of a fixed ball's fluid force: `factor` × the law's drag along the stream, plus a
