@@ -265,7 +265,9 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
             m_status = m_blowUp;  // printed with its advice when the run ends
             m_statusIsError = true;
         } else {
-            SetStatus(m_blowUp + ". " + BlowUpAdvice(true), true);
+            SetStatus(m_blowUp + ". " +
+                          (m_front.blowUpKept ? std::string("Paused: change that, then play on") : BlowUpAdvice(true)),
+                      true);
         }
     }
     if (m_front.latticeNotice != m_latticeNotice) {

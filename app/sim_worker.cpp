@@ -376,6 +376,7 @@ bool SimWorker::Apply(Pending& work) {
                 reseeded = true;
                 m_rewind.TruncateAfter(entry->step);
                 m_blowUp.clear();
+                m_blowUpKept = false;
                 m_flow.Clear();
                 changed = true;
             } else {
@@ -391,6 +392,13 @@ bool SimWorker::Apply(Pending& work) {
         // Bodies added, removed or reordered (the panel's "Add a ball", "Remove", an undo): each
         // keeps its state and its plots by name.
         m_sim->Setup() = std::move(*work.setup);
+        if (m_blowUpKept) {
+            // A step not taken (a body too fast): the edit may have removed the cause; the
+            // next step tries again, and stops again if not.
+            m_blowUp.clear();
+            m_blowUpKept = false;
+            changed = true;
+        }
         if (const std::optional<std::vector<int>> from = m_sim->SyncBodies()) {
             std::vector<BodyHistory> histories(from->size());
             for (std::size_t i = 0; i < from->size(); ++i) {
@@ -470,6 +478,7 @@ void SimWorker::Step() {
     m_arena->execute([&] { report = m_sim->Step(); });
     if (!report.ok) {
         m_blowUp = report.message;
+        m_blowUpKept = report.stateKept;
         return;
     }
     ++m_stepsCompleted;
@@ -493,6 +502,7 @@ void SimWorker::Step() {
 void SimWorker::NewGeneration() {
     ++m_generation;
     m_blowUp.clear();
+    m_blowUpKept = false;
     m_bodyHistories.assign(m_sim->Bodies().size(), BodyHistory{});
     RecordBodyHistories();  // the initial state
     m_flow.Clear();
@@ -593,6 +603,7 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.spacing = sim.Spacing();
     s.diagnostics = sim.ComputeDiagnostics();
     s.blowUp = m_blowUp;
+    s.blowUpKept = m_blowUpKept;
     s.latticeNotice = sim.LatticeNotice();
     s.stepMsHistory = m_stepMsHistory;
     s.bodyHistories = m_bodyHistories;

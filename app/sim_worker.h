@@ -125,6 +125,7 @@ struct SimSnapshot {
     Aabb bounds;
     Diagnostics diagnostics;
     std::string blowUp;         ///< the failed step's report; empty while the simulation is healthy
+    bool blowUpKept = false;    ///< the failed step was not taken, the state kept: an edit lets it go on
     /// Simulation::LatticeNotice: empty until remeshing coarsens the lattice, then why.
     std::string latticeNotice;
     StepHistory stepMsHistory;  ///< LastStepMs() per step, ms
@@ -303,6 +304,9 @@ private:
     std::uint64_t m_stepsCompleted = 0;
     double m_totalStepMs = 0.0;
     std::string m_blowUp;
+    /// m_blowUp is a step not taken with the state kept (StepReport::stateKept): the
+    /// next setup edit clears it, so the run can go on once the cause is edited away.
+    bool m_blowUpKept = false;
     StepHistory m_stepMsHistory;
     std::vector<BodyHistory> m_bodyHistories;
     FlowLog m_flow;

@@ -80,6 +80,9 @@ struct StepReport {
     std::int64_t step = 0;  ///< index of the step that was attempted
     std::string stage;      ///< StageName of the failing stage
     std::string message;
+    /// With `ok` false: the step was not taken and the state is as it was
+    /// (Simulation::BodyTooFast), so once the cause is edited away it can go on.
+    bool stateKept = false;
 };
 
 /// What a step computed, in counts that do not depend on the machine: for
@@ -277,6 +280,16 @@ public:
     /// in six directions for 8 s; at 15.6 m/s it blew up even in substeps of
     /// half a spacing. Below kMaxSubsteps: the wake moves up to 1.5 times as fast.
     static constexpr float kThrowCourant = 8.0f;
+    /// With body sheets, the fastest a body not held by the mouse may move through
+    /// the fluid (relative to the free stream) when a step begins, in lattice
+    /// spacings per step: past it Step() takes no step and says why (StepReport
+    /// `ok` false, stage "bodies"), the state left as it was. A free ball that its
+    /// weight drives past the throw's limit blew up within 2 s: falling_ball with
+    /// the ambient density at 30 and at 10 kg/m³ (the panel slider's end) fell at
+    /// 9.5 and 11.8 m/s (the limit: 8 m/s), and its wake reached 185–197 m/s; at
+    /// 100 kg/m³ it settled at 4.3–5.3 m/s and held (docs/BODIES.md, stop 106).
+    /// 10 % above kThrowCourant, so a ball thrown at the limit is not stopped.
+    static constexpr float kBodySpeedCourant = 8.8f;
     /// With body sheets, the fastest a fixed body is dragged, in lattice
     /// spacings per step (GrabSpeedLimit(i)). A dragged fixed body is not
     /// thrown: let go, it stops at once (ReleaseBody), and the wake it made
@@ -663,6 +676,10 @@ private:
     void CoupleBodies(const StepContext& c);
     /// Substeps this step takes (kSubstepCourant), from the bodies' state at its start.
     int Substeps(float dt) const;
+    /// Why a step of `dt` is not taken: a body not held moving through the fluid
+    /// faster than kBodySpeedCourant spacings per step (with body sheets); empty
+    /// when none is.
+    std::string BodyTooFast(float dt) const;
     /// Held body b's velocity: to its target in `timeLeft` (s), at most GrabSpeedLimit().
     glm::vec3 GrabVelocity(std::size_t b, float timeLeft) const;
     /// The velocity (m/s) body b is moved with over a step or substep that ends at

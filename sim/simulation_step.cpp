@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -51,6 +52,15 @@ StepReport Simulation::Step() {
     m_budget = ImpulseBudget{};
     if (m_budgetOn) m_budgetImpulse = VortonImpulse();
     const float dt = m_setup.params.dt;
+    if (std::string fast = BodyTooFast(dt); !fast.empty()) {
+        report.ok = false;
+        report.stateKept = true;
+        report.stage = std::string(StageName(Stage::Bodies));
+        std::ostringstream msg;
+        msg << "step " << m_steps << " (t = " << m_time << " s) not taken: " << fast;
+        report.message = msg.str();
+        return report;
+    }
     const int substeps = Substeps(dt);
     const double startTime = m_time;
     m_substepGrids.clear();
@@ -135,6 +145,26 @@ int Simulation::Substeps(float dt) const {
     const float courant = fastest * dt / h;
     if (courant <= kSubstepTrigger) return 1;
     return std::clamp(int(std::ceil(courant / kSubstepCourant - 1.0e-4f)), 1, kMaxSubsteps);
+}
+
+std::string Simulation::BodyTooFast(float dt) const {
+    if (!BodySheets() || !(dt > 0.0f) || !(Spacing() > 0.0f)) return {};
+    const SimParams& p = m_setup.params;
+    const float limit = kBodySpeedCourant * Spacing() / dt;
+    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
+        if (m_bodies[b].grabbed) continue;  // held: at most GrabSpeedLimit(b)
+        const glm::vec3 v = KinematicVelocity(b, dt, m_time + double(dt)).value_or(m_bodies[b].velocity);
+        const float speed = glm::length(v - p.freeStream);
+        if (!(speed > limit)) continue;
+        std::ostringstream msg;
+        msg << std::setprecision(3) << "body '" << m_setup.bodies[b].name << "' moves at " << speed
+            << " m/s through the fluid, faster than its wall model follows at this lattice and dt (" << limit
+            << " m/s, " << kBodySpeedCourant << " spacings of " << Spacing() << " m a step of " << dt
+            << " s; the flow would blow up): lower gravity, the body's density against the fluid's, the stream "
+               "or dt";
+        return msg.str();
+    }
+    return {};
 }
 
 glm::vec3 Simulation::GrabVelocity(std::size_t b, float timeLeft) const {

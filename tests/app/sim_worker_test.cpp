@@ -292,6 +292,32 @@ TEST(SimWorker, BlowUpIsReportedAndStopsStepping) {
     EXPECT_TRUE(front.blowUp.empty()) << "a reset clears the blow-up";
 }
 
+TEST(SimWorker, AStepNotTakenForAFastBodyGoesOnOnceAnEditRemovesTheCause) {
+    // falling_ball's ball sent down at 9.5 m/s, past the 8.8 m/s its wall model follows at
+    // dt 0.02 s (Simulation::BodyTooFast): the first step is not taken and the snapshot says
+    // why, as a blow-up does; unlike a blow-up the state is kept, so the panel's dt halved
+    // (the limit doubles) lets the run go on without a reset.
+    SceneSetup setup = LoadSetup("falling_ball");
+    setup.params.tracerCount = 0;
+    setup.bodies[0].velocity = {0.0f, 0.0f, -9.5f};
+    auto worker = MakeWorker(setup);
+    SimSnapshot front;
+    LockStepFrame(*worker, Running(), front);
+    EXPECT_NE(front.blowUp.find("body 'ball' moves at"), std::string::npos) << front.blowUp;
+    EXPECT_TRUE(front.blowUpKept);
+    EXPECT_EQ(front.stepsCompleted, 0u);
+    LockStepFrame(*worker, Running(), front);
+    EXPECT_EQ(front.stepsCompleted, 0u) << "still too fast: not taken again";
+    SceneSetup halved = setup;
+    halved.params.dt = 0.01f;
+    SimWorker::FrameRequest edit = Running();
+    edit.setup = &halved;
+    LockStepFrame(*worker, edit, front);
+    LockStepFrame(*worker, Running(), front);
+    EXPECT_TRUE(front.blowUp.empty()) << front.blowUp;
+    EXPECT_GE(front.stepsCompleted, 1u);
+}
+
 TEST(SimWorker, PaintSeedsTheBlobAndItsMassShowsInTheDiagnostics) {
     // Issue 14, item 5, through the worker as the window does it: the setup with the new group
     // and the paint command in one frame; the snapshot's excess mass grows by δρ·(lattice

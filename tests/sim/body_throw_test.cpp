@@ -367,5 +367,40 @@ TEST(BodyThrow, ABallDraggedInTheScenesFirstStepsKeepsItsWakeBounded) {
     EXPECT_TRUE(one.position == two.position && one.vorticity == two.vorticity) << "bit for bit";
 }
 
+TEST(BodyThrow, ABallItsWeightDrivesPastTheWallModelsLimitStopsBeforeTheFlowBlowsUp) {
+    // falling_ball with the ambient density at the panel slider's end, 10 kg/m³: the ball,
+    // 120 times as dense, falls at nearly g, (ρ_b − ρ)/(ρ_b + ρ/2) g = 9.73 m/s², and
+    // past the throw's 8 m/s. Without the limit it blew up 1.72 s in (the ball at 12 m/s,
+    // a vorton at 207 m/s). With it the step that would start above 8.8 m/s (8.8 spacings
+    // a step) is not taken, the state is left as it was, and the message names the body;
+    // at half the dt the limit doubles and the step is taken.
+    SceneSetup setup = FallingBall();
+    setup.params.ambientDensity = 10.0f;
+    Simulation sim(setup);
+    const float limit = Simulation::kBodySpeedCourant * sim.Spacing() / setup.params.dt;
+    EXPECT_NEAR(limit, 8.8f, 1.0e-3f);
+    StepReport stopped;
+    for (int s = 0; s < 100 && stopped.ok; ++s) stopped = test::RunSteps(sim, 1);
+    ASSERT_FALSE(stopped.ok) << "the ball fell past the limit and on";
+    EXPECT_EQ(stopped.stage, "bodies");
+    EXPECT_NE(stopped.message.find("body 'ball' moves at"), std::string::npos) << stopped.message;
+    const float speed = glm::length(sim.Bodies()[0].velocity);
+    EXPECT_GT(speed, limit);
+    // A step's fall adds g·dt = 0.2 m/s at most.
+    EXPECT_LT(speed, limit + 9.81f * setup.params.dt);
+    // From rest at 9.73 m/s² it passes 8.8 m/s at 0.90 s; the drag delays it a little.
+    EXPECT_GE(sim.Time(), 0.88);
+    EXPECT_LE(sim.Time(), 1.2);
+    test::Measured("stopped_at_time", sim.Time());
+    test::Measured("stopped_at_speed", speed);
+    const Vortons before = sim.GetVortons();
+    const int steps = sim.StepCount();
+    EXPECT_FALSE(test::RunSteps(sim, 1).ok) << "stopped again, as nothing changed";
+    EXPECT_EQ(sim.StepCount(), steps);
+    EXPECT_TRUE(sim.GetVortons().position == before.position && sim.GetVortons().vorticity == before.vorticity);
+    sim.Params().dt = 0.5f * setup.params.dt;
+    EXPECT_TRUE(test::RunSteps(sim, 1).ok) << "at half the dt the limit is 17.6 m/s";
+}
+
 }  // namespace
 }  // namespace vorton
