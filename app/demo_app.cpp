@@ -260,14 +260,13 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
         m_blowUp.clear();
     } else if (m_blowUp.empty()) {
         m_blowUp = m_front.blowUp;
+        m_blowUpKept = m_front.blowUpKept;
         m_paused = true;
         if (m_context->IsHeadless()) {
             m_status = m_blowUp;  // printed with its advice when the run ends
             m_statusIsError = true;
         } else {
-            SetStatus(m_blowUp + ". " +
-                          (m_front.blowUpKept ? std::string("Paused: change that, then play on") : BlowUpAdvice(true)),
-                      true);
+            SetStatus(m_blowUp + ". " + BlowUpAdvice(true, m_blowUpKept), true);
         }
     }
     if (m_front.latticeNotice != m_latticeNotice) {
@@ -526,7 +525,7 @@ int DemoApp::Run() {
     }
     if (signal != 0) return ExitForSignal(signal);
     if (!m_blowUp.empty() && headless) {
-        std::cerr << "vorton: " << m_blowUp << "\nvorton: " << BlowUpAdvice(false) << "\n";
+        std::cerr << "vorton: " << m_blowUp << "\nvorton: " << BlowUpAdvice(false, m_blowUpKept) << "\n";
         return kExitRuntime;
     }
     return m_outputFailed ? kExitRuntime : kExitOk;

@@ -313,6 +313,7 @@ private:
     std::string m_status;
     bool m_statusIsError = false;
     std::string m_blowUp;
+    bool m_blowUpKept = false;  // m_blowUp is a step not taken, the state kept (SimSnapshot::blowUpKept)
     std::string m_latticeNotice;  // the last SimSnapshot::latticeNotice shown (once per change)
     double m_fps = 0.0;
     double m_drawMs = 0.0;

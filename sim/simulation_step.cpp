@@ -160,8 +160,8 @@ std::string Simulation::BodyTooFast(float dt) const {
         msg << std::setprecision(3) << "body '" << m_setup.bodies[b].name << "' moves at " << speed
             << " m/s through the fluid, faster than its wall model follows at this lattice and dt (" << limit
             << " m/s, " << kBodySpeedCourant << " spacings of " << Spacing() << " m a step of " << dt
-            << " s; the flow would blow up): lower gravity, the body's density against the fluid's, the stream "
-               "or dt";
+            << " s; the flow would blow up): lower its speed, gravity, its density against the fluid's, the "
+               "stream or dt";
         return msg.str();
     }
     return {};

@@ -31,7 +31,8 @@ void InstallStopSignals() {
 
 int StopSignal() { return int(g_stopSignal); }
 
-std::string BlowUpAdvice(bool window) {
+std::string BlowUpAdvice(bool window, bool stateKept) {
+    if (stateKept) return window ? "Paused: change that, then play on." : "stopped (exit 3); change that (--set ...)";
     if (window) return "Paused: lower dt or the density deviation, then Reset.";
     return "stopped (exit 3); try a smaller time step (--set dt=...), a smaller density deviation or speed, "
            "or a larger max_speed if the flow is meant to be that fast";
@@ -122,7 +123,7 @@ int RunWithoutRendering(const Options& options, Scene scene, std::ostream& log, 
         sim.SetImpulseBudget(outputs.WantsImpulseBudget());
         arena.execute([&] { report = sim.Step(); });
         if (!report.ok) {
-            log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false) << "\n";
+            log << "vorton: " << report.message << "\nvorton: " << BlowUpAdvice(false, report.stateKept) << "\n";
             return kExitRuntime;
         }
         totalMs += sim.LastStepMs();

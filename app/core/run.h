@@ -53,7 +53,9 @@ inline int ExitForSignal(int signal) { return 128 + signal; }
 
 /// What to do after a blow-up, for the way the run is watched: the window
 /// pauses (Reset after a change); a run without one has ended with exit 3.
-std::string BlowUpAdvice(bool window);
+/// `stateKept`: the step was not taken (StepReport::stateKept) and its message
+/// says what to change; the window plays on after the change.
+std::string BlowUpAdvice(bool window, bool stateKept = false);
 
 /// Number of steps to run when no window decides: --frames, else the last of --shots, else 250.
 std::int64_t FramesWithoutWindow(const Options& options);

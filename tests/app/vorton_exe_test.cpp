@@ -256,6 +256,11 @@ TEST(VortonExe, BadInputsAreRefusedWithAMessageOrRunRight) {
         {"headless blow-up gives advice for a run without a window", "",
          "--headless --frames 2 --size 160x120 " + kSmall + " --set max_speed=0.1 --scene vortex_ring", 3,
          {"blow-up", "exit 3", "--set dt="}},
+        // A ball past what its wall model follows (8.8 m/s in falling_ball): the step is not
+        // taken, and the advice is the message's own, not a larger max_speed.
+        {"a ball sent down past its wall model's limit", "",
+         "--no-render --frames 2 --scene falling_ball --set tracer_count=0 --set ball.velocity=0,0,-9.5", 3,
+         {"not taken: body 'ball' moves at 9.5 m/s", "exit 3", "change that"}},
         {"vorton_count=1e3", "", run + "--set vorton_count=1e3", 0, {"1 steps"}},
         {"vorton_count=2.5", "", run + "--set vorton_count=2.5", 2, {"vorton_count", "whole number", "2.5"}},
         {"range printed short", "", run + "--set viscosity=0.02", 2, {"[0, 0.01]"}},
