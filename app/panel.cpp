@@ -49,9 +49,11 @@ bool GravityWidget(SimParams& p, const SimParams& scene) {
 /// The parameters of SimParams the table places in `panel`, live ones or those applied on
 /// reset, each with its table label and slider range (the gravity vector as magnitude and
 /// direction). Only those that apply: the treecode's opening angle where the tree may run,
-/// the wake length where there are `bodies`. Returns true when one was edited.
+/// the wake length where `setup` has bodies; the ambient density's slider fitted to its free
+/// bodies (AmbientDensitySlider). Returns true when one was edited.
 bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>::Panel panel, bool live,
-                     bool bodies) {
+                     const SceneSetup& setup) {
+    const bool bodies = !setup.bodies.empty();
     bool edited = false;
     const bool treeInUse = p.solver == Solver::Tree || p.solver == Solver::Auto;
     for (const auto& info : SimParamInfos()) {
@@ -59,6 +61,10 @@ bool SimParamWidgets(SimParams& p, const SimParams& scene, ParamInfo<SimParams>:
         const auto* real = std::get_if<float SimParams::*>(&info.member);
         if (!treeInUse && real && *real == &SimParams::treeTheta) continue;
         if (!bodies && real && *real == &SimParams::wakeLength) continue;
+        if (real && *real == &SimParams::ambientDensity) {
+            edited |= ParamWidget(p, info, AmbientDensitySlider(info, setup, scene.ambientDensity), &scene);
+            continue;
+        }
         if (const auto* vec = std::get_if<glm::vec3 SimParams::*>(&info.member); vec && *vec == &SimParams::gravity) {
             edited |= GravityWidget(p, scene);
             continue;
@@ -141,7 +147,7 @@ void PhysicsSection(DemoApp& app) {
     SimParams& p = app.Setup().params;
     const SceneSetup& scene = app.CurrentScene().setup;
     using Panel = ParamInfo<SimParams>::Panel;
-    bool edited = SimParamWidgets(p, scene.params, Panel::Fluid, true, !app.Setup().bodies.empty());
+    bool edited = SimParamWidgets(p, scene.params, Panel::Fluid, true, app.Setup());
     for (std::size_t i = 0; i < app.Setup().groups.size(); ++i) {
         DensityGroup& g = app.Setup().groups[i];
         const DensityGroup& sceneGroup = i < scene.groups.size() ? scene.groups[i] : g;
@@ -194,15 +200,14 @@ void InternalsSection(DemoApp& app) {
     SimParams& p = app.Setup().params;
     const SimParams& scene = app.CurrentScene().setup.params;
     using Panel = ParamInfo<SimParams>::Panel;
-    const bool bodies = !app.Setup().bodies.empty();
-    bool edited = SimParamWidgets(p, scene, Panel::Solver, true, bodies);
+    bool edited = SimParamWidgets(p, scene, Panel::Solver, true, app.Setup());
     int threads = app.Threads();
     // Up to the hardware threads: more only adds waiting (results are the same anyway).
     const int maxThreads = MaxPanelThreads();
     if (maxThreads > 1 && ImGui::SliderInt("Threads", &threads, 1, maxThreads)) app.SetThreads(threads);
     HelpMarker("worker threads of the simulation, applied at the next step; results are identical for any count");
     Subheading("Applied on Reset");
-    edited |= SimParamWidgets(p, scene, Panel::Solver, false, bodies);
+    edited |= SimParamWidgets(p, scene, Panel::Solver, false, app.Setup());
     if (edited) app.SetupEdited();
 }
 

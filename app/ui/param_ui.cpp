@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <cmath>
 #include <tbb/info.h>
 
@@ -33,6 +34,22 @@ SliderRange BodySlider(const ParamInfo<BodySpec>& info, const BodySpec& scene, f
     } else if (info.key == "radius") {
         r = SliderRange{0.25f * scene.radius, 4.0f * scene.radius, false, "%.3f"};
     }
+    return Within(r, info);
+}
+
+SliderRange AmbientDensitySlider(const ParamInfo<SimParams>& info, const SceneSetup& setup, float scene) {
+    float lo = 0.0f, hi = std::numeric_limits<float>::max();
+    bool free = false;
+    for (const BodySpec& body : setup.bodies) {
+        if (body.fixed || !(body.density > 0.0f)) continue;
+        free = true;
+        lo = std::max(lo, body.density / 3.0f);
+        hi = std::min(hi, 2.0f * body.density);
+    }
+    if (!free) return TableSlider(info);
+    if (lo > hi) std::swap(lo, hi);
+    for (const DensityGroup& group : setup.groups) lo = std::max(lo, -group.densityDeviation / 0.9f);
+    SliderRange r{std::min(lo, scene), std::max({hi, lo, scene}), false, "%.1f"};
     return Within(r, info);
 }
 

@@ -41,6 +41,16 @@ SliderRange TableSlider(const ParamInfo<Struct>& info) {
 /// value; radius linear over [R/4, 4 R]; others TableSlider(). Within the table's [min, max].
 SliderRange BodySlider(const ParamInfo<BodySpec>& info, const BodySpec& scene, float ambientDensity);
 
+/// The ambient density's slider where there are free bodies: linear over the densities at
+/// which each free body is between 0.5 and 3 times the fluid's, [max ρ_b/3, min 2ρ_b] (the
+/// range BodySlider gives a body's density about ρ₀; ordered when the bodies' densities are
+/// too far apart for both), and above the most negative group deviation over 0.9 (the fluid's
+/// density stays positive, as GroupSlider keeps it), widened to hold the scene's value
+/// `scene` (kg/m³). Without free bodies TableSlider(). Within the table's [min, max]. In
+/// falling_ball (a 1,200 kg/m³ ball) [400, 2,400]: at 10 kg/m³, the table slider's end, the
+/// ball fell past what its wall model follows within a second (Simulation::kBodySpeedCourant).
+SliderRange AmbientDensitySlider(const ParamInfo<SimParams>& info, const SceneSetup& setup, float scene);
+
 /// A group's slider around the scene's value and rho0: density deviation linear over
 /// ±max(4 |Δρ|, 2 % rho0), not below -0.9 rho0 (the fluid's density stays positive);
 /// release_beyond over [0, max(1 m, 4 times the scene's)]; others TableSlider().

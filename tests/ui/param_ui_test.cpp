@@ -45,6 +45,47 @@ TEST(ParamUi, BodyDensitySliderBracketsTheAmbientDensityLinearly) {
     EXPECT_FLOAT_EQ(BodySlider(info, lead, 1000.0f).max, 11340.0f);
 }
 
+TEST(ParamUi, AmbientDensitySliderKeepsEachFreeBodyWithinItsOwnSlidersRange) {
+    // The ambient density's table slider, [10, 10^4] log, took falling_ball's 1,200 kg/m³ ball
+    // past what its wall model follows within a second at its low end (stop 106). Fitted to
+    // the free bodies as their density slider is fitted to the fluid, [0.5, 3] rho0.
+    const auto& info = Info(SimParamInfos(), "ambient_density");
+    const SceneSetup falling = test::LoadSetup("falling_ball");
+    ASSERT_EQ(falling.bodies.size(), 1u);
+    const float rhoB = falling.bodies[0].density;
+    SliderRange r = AmbientDensitySlider(info, falling, falling.params.ambientDensity);
+    EXPECT_FLOAT_EQ(r.min, rhoB / 3.0f);
+    EXPECT_FLOAT_EQ(r.max, 2.0f * rhoB);
+    EXPECT_FALSE(r.logarithmic);
+    // At either end the ball is at the end of its own slider's range about the fluid.
+    const auto& density = Info(BodyParamInfos(), "density");
+    EXPECT_FLOAT_EQ(BodySlider(density, falling.bodies[0], r.min).max, rhoB);
+    EXPECT_FLOAT_EQ(BodySlider(density, falling.bodies[0], r.max).min, rhoB);
+    // Two free balls too far apart for both: the range between, each at an end of its own.
+    SceneSetup two = falling;
+    two.bodies.push_back(falling.bodies[0]);
+    two.bodies[0].density = 300.0f;
+    two.bodies[1].density = 5000.0f;
+    r = AmbientDensitySlider(info, two, 1000.0f);
+    EXPECT_FLOAT_EQ(r.min, 600.0f);
+    EXPECT_FLOAT_EQ(r.max, 5000.0f / 3.0f);
+    // The fluid's density stays above a group's negative deviation over 0.9, as GroupSlider keeps it.
+    SceneSetup light = falling;
+    light.groups.push_back(light.groups.empty() ? DensityGroup{} : light.groups[0]);
+    light.groups.back().densityDeviation = -900.0f;
+    EXPECT_FLOAT_EQ(AmbientDensitySlider(info, light, 1000.0f).min, 1000.0f);
+    // The scene's own value stays on the slider.
+    EXPECT_FLOAT_EQ(AmbientDensitySlider(info, falling, 100.0f).min, 100.0f);
+    // Without a free body, the table's slider: a fixed ball's density does not matter.
+    for (const char* scene : {"dye_drop", "flow_past_ball"}) {
+        const SceneSetup setup = test::LoadSetup(scene);
+        r = AmbientDensitySlider(info, setup, setup.params.ambientDensity);
+        EXPECT_FLOAT_EQ(r.min, info.sliderMin) << scene;
+        EXPECT_FLOAT_EQ(r.max, info.sliderMax) << scene;
+        EXPECT_TRUE(r.logarithmic) << scene;
+    }
+}
+
 TEST(ParamUi, GroupDeviationSliderKeepsTheFluidDensityPositive) {
     const auto& info = Info(GroupParamInfos(), "density_deviation");
     DensityGroup g;
