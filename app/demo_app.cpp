@@ -210,7 +210,7 @@ void DemoApp::ApplyRequests() {
 }
 
 bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
-    const bool canStep = allowStep && m_blowUp.empty();
+    const bool canStep = allowStep && m_blowUp.Empty();
     SimWorker::FrameRequest request;
     request.newScene = m_newScene ? &*m_newScene : nullptr;
     request.sceneId = m_sceneId;
@@ -256,17 +256,16 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
     } else if (!m_floorPending) {
         LowerFloor();
     }
-    if (m_front.blowUp.empty()) {
-        m_blowUp.clear();
-    } else if (m_blowUp.empty()) {
+    if (m_front.blowUp.Empty()) {
+        m_blowUp = {};
+    } else if (m_blowUp.Empty()) {
         m_blowUp = m_front.blowUp;
-        m_blowUpKept = m_front.blowUpKept;
         m_paused = true;
         if (m_context->IsHeadless()) {
-            m_status = m_blowUp;  // printed with its advice when the run ends
+            m_status = m_blowUp.message;  // printed with its advice when the run ends
             m_statusIsError = true;
         } else {
-            SetStatus(m_blowUp + ". " + BlowUpAdvice(true, m_blowUpKept), true);
+            SetStatus(m_blowUp.message + ". " + BlowUpAdvice(true, m_blowUp.stateKept), true);
         }
     }
     if (m_front.latticeNotice != m_latticeNotice) {
@@ -275,7 +274,7 @@ bool DemoApp::SyncWithWorker(bool lockStep, bool allowStep) {
         m_latticeNotice = m_front.latticeNotice;
         if (!m_latticeNotice.empty()) {
             std::cerr << "vorton: step " << m_front.stepCount << ": " << m_latticeNotice << "\n";
-            if (m_blowUp.empty()) SetStatus(m_latticeNotice, false);
+            if (m_blowUp.Empty()) SetStatus(m_latticeNotice, false);
         }
     }
     // (A ball just added is selected before the worker has it.)
@@ -414,7 +413,7 @@ int DemoApp::Run() {
         const auto syncStart = Clock::now();
         const bool stepped = SyncWithWorker(m_lockStep, !first || !m_lockStep);
         syncMsTotal += std::chrono::duration<double, std::milli>(Clock::now() - syncStart).count();
-        if (headless && !m_blowUp.empty()) break;
+        if (headless && !m_blowUp.Empty()) break;
         const bool recordThisFrame = m_recorder.IsRecording() && (first || stepped);
         first = false;
         // --shots: a PNG of each listed step; headless frames without a shot or a recording are
@@ -524,8 +523,8 @@ int DemoApp::Run() {
         }
     }
     if (signal != 0) return ExitForSignal(signal);
-    if (!m_blowUp.empty() && headless) {
-        std::cerr << "vorton: " << m_blowUp << "\nvorton: " << BlowUpAdvice(false, m_blowUpKept) << "\n";
+    if (!m_blowUp.Empty() && headless) {
+        std::cerr << "vorton: " << m_blowUp.message << "\nvorton: " << BlowUpAdvice(false, m_blowUp.stateKept) << "\n";
         return kExitRuntime;
     }
     return m_outputFailed ? kExitRuntime : kExitOk;

@@ -144,7 +144,7 @@ public:
     bool& RecordPanel() { return m_recordPanel; }
     const std::string& StatusMessage() const { return m_status; }
     bool StatusIsError() const { return m_statusIsError; }
-    const std::string& BlowUp() const { return m_blowUp; }
+    const std::string& BlowUp() const { return m_blowUp.message; }
     /// Frames drawn per second, and the render thread's time per frame issuing it (uploads,
     /// draw calls, ImGui; not the sync with the worker, the capture for a recording or the
     /// buffer swap), ms; both smoothed.
@@ -312,8 +312,7 @@ private:
     std::vector<std::string> m_workerErrors;
     std::string m_status;
     bool m_statusIsError = false;
-    std::string m_blowUp;
-    bool m_blowUpKept = false;  // m_blowUp is a step not taken, the state kept (SimSnapshot::blowUpKept)
+    BlowUpReport m_blowUp;  // the worker's, held until its snapshot is healthy again
     std::string m_latticeNotice;  // the last SimSnapshot::latticeNotice shown (once per change)
     double m_fps = 0.0;
     double m_drawMs = 0.0;

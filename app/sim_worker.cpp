@@ -375,8 +375,7 @@ bool SimWorker::Apply(Pending& work) {
             if (s) {
                 reseeded = true;
                 m_rewind.TruncateAfter(entry->step);
-                m_blowUp.clear();
-                m_blowUpKept = false;
+                m_blowUp = {};
                 m_flow.Clear();
                 changed = true;
             } else {
@@ -392,11 +391,10 @@ bool SimWorker::Apply(Pending& work) {
         // Bodies added, removed or reordered (the panel's "Add a ball", "Remove", an undo): each
         // keeps its state and its plots by name.
         m_sim->Setup() = std::move(*work.setup);
-        if (m_blowUpKept) {
+        if (m_blowUp.stateKept) {
             // A step not taken (a body too fast): the edit may have removed the cause; the
             // next step tries again, and stops again if not.
-            m_blowUp.clear();
-            m_blowUpKept = false;
+            m_blowUp = {};
             changed = true;
         }
         if (const std::optional<std::vector<int>> from = m_sim->SyncBodies()) {
@@ -469,7 +467,7 @@ bool SimWorker::Apply(Pending& work) {
 }
 
 bool SimWorker::CanStep() const {
-    return m_blowUp.empty() && (m_maxSteps < 0 || m_sim->StepCount() < m_maxSteps);
+    return m_blowUp.Empty() && (m_maxSteps < 0 || m_sim->StepCount() < m_maxSteps);
 }
 
 void SimWorker::Step() {
@@ -477,8 +475,7 @@ void SimWorker::Step() {
     m_sim->SetImpulseBudget(!m_outputsStopped && m_outputs.WantsImpulseBudget());
     m_arena->execute([&] { report = m_sim->Step(); });
     if (!report.ok) {
-        m_blowUp = report.message;
-        m_blowUpKept = report.stateKept;
+        m_blowUp = {report.message, report.stateKept};
         return;
     }
     ++m_stepsCompleted;
@@ -501,8 +498,7 @@ void SimWorker::Step() {
 
 void SimWorker::NewGeneration() {
     ++m_generation;
-    m_blowUp.clear();
-    m_blowUpKept = false;
+    m_blowUp = {};
     m_bodyHistories.assign(m_sim->Bodies().size(), BodyHistory{});
     RecordBodyHistories();  // the initial state
     m_flow.Clear();
@@ -603,7 +599,6 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.spacing = sim.Spacing();
     s.diagnostics = sim.ComputeDiagnostics();
     s.blowUp = m_blowUp;
-    s.blowUpKept = m_blowUpKept;
     s.latticeNotice = sim.LatticeNotice();
     s.stepMsHistory = m_stepMsHistory;
     s.bodyHistories = m_bodyHistories;

@@ -89,6 +89,14 @@ struct KeptGpuTracers {
     std::vector<glm::vec3> positions;  ///< m
 };
 
+/// A step that stopped the run (a StepReport with ok false), as the worker, its snapshot
+/// and the window carry it.
+struct BlowUpReport {
+    std::string message;     ///< StepReport::message; empty while the simulation is healthy
+    bool stateKept = false;  ///< StepReport::stateKept: the step was not taken, so an edit lets the run go on
+    bool Empty() const { return message.empty(); }
+};
+
 /// What the renderer and the panel read about the simulation, copied by the worker at a
 /// step boundary (after a step, a reset or a scene change).
 struct SimSnapshot {
@@ -124,8 +132,7 @@ struct SimSnapshot {
     std::vector<std::string> bodyNames;      ///< bodies' names, in their order (the panel's setup may be ahead of them)
     Aabb bounds;
     Diagnostics diagnostics;
-    std::string blowUp;         ///< the failed step's report; empty while the simulation is healthy
-    bool blowUpKept = false;    ///< the failed step was not taken, the state kept: an edit lets it go on
+    BlowUpReport blowUp;        ///< the failed step's report; Empty() while the simulation is healthy
     /// Simulation::LatticeNotice: empty until remeshing coarsens the lattice, then why.
     std::string latticeNotice;
     StepHistory stepMsHistory;  ///< LastStepMs() per step, ms
@@ -303,10 +310,9 @@ private:
     std::uint64_t m_groupsVersion = 0;
     std::uint64_t m_stepsCompleted = 0;
     double m_totalStepMs = 0.0;
-    std::string m_blowUp;
-    /// m_blowUp is a step not taken with the state kept (StepReport::stateKept): the
+    /// With stateKept (a step not taken, StepReport::stateKept) the
     /// next setup edit clears it, so the run can go on once the cause is edited away.
-    bool m_blowUpKept = false;
+    BlowUpReport m_blowUp;
     StepHistory m_stepMsHistory;
     std::vector<BodyHistory> m_bodyHistories;
     FlowLog m_flow;

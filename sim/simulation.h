@@ -680,6 +680,10 @@ private:
     /// faster than kBodySpeedCourant spacings per step (with body sheets); empty
     /// when none is.
     std::string BodyTooFast(float dt) const;
+    /// Body b's speed relative to the free stream (m/s) over the coming step of `dt`
+    /// (s): the KinematicVelocity it is moved with, or for a free body its own.
+    /// What Substeps and BodyTooFast weigh against the lattice.
+    float BodySpeedThroughFluid(std::size_t b, float dt) const;
     /// Held body b's velocity: to its target in `timeLeft` (s), at most GrabSpeedLimit().
     glm::vec3 GrabVelocity(std::size_t b, float timeLeft) const;
     /// The velocity (m/s) body b is moved with over a step or substep that ends at

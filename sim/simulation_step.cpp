@@ -134,14 +134,7 @@ int Simulation::Substeps(float dt) const {
     const float h = Spacing();
     if (!(h > 0.0f)) return 1;
     float fastest = float(m_lastVortonSpeed);
-    for (std::size_t b = 0; b < m_bodies.size(); ++b) {
-        const BodyState& body = m_bodies[b];
-        // A held body moves this step at the velocity that takes it to its
-        // target (CoupleBodies), not at the one it has; a fixed one just let
-        // go at the one it had before it was held.
-        const glm::vec3 v = KinematicVelocity(b, dt, m_time + double(dt)).value_or(body.velocity);
-        fastest = std::max(fastest, glm::length(v - m_setup.params.freeStream));
-    }
+    for (std::size_t b = 0; b < m_bodies.size(); ++b) fastest = std::max(fastest, BodySpeedThroughFluid(b, dt));
     const float courant = fastest * dt / h;
     if (courant <= kSubstepTrigger) return 1;
     return std::clamp(int(std::ceil(courant / kSubstepCourant - 1.0e-4f)), 1, kMaxSubsteps);
@@ -149,12 +142,10 @@ int Simulation::Substeps(float dt) const {
 
 std::string Simulation::BodyTooFast(float dt) const {
     if (!BodySheets() || !(dt > 0.0f) || !(Spacing() > 0.0f)) return {};
-    const SimParams& p = m_setup.params;
     const float limit = kBodySpeedCourant * Spacing() / dt;
     for (std::size_t b = 0; b < m_bodies.size(); ++b) {
         if (m_bodies[b].grabbed) continue;  // held: at most GrabSpeedLimit(b)
-        const glm::vec3 v = KinematicVelocity(b, dt, m_time + double(dt)).value_or(m_bodies[b].velocity);
-        const float speed = glm::length(v - p.freeStream);
+        const float speed = BodySpeedThroughFluid(b, dt);
         if (!(speed > limit)) continue;
         std::ostringstream msg;
         msg << std::setprecision(3) << "body '" << m_setup.bodies[b].name << "' moves at " << speed
@@ -165,6 +156,14 @@ std::string Simulation::BodyTooFast(float dt) const {
         return msg.str();
     }
     return {};
+}
+
+float Simulation::BodySpeedThroughFluid(std::size_t b, float dt) const {
+    // A held body moves this step at the velocity that takes it to its target
+    // (CoupleBodies), not at the one it has; a fixed one just let go at the one
+    // it had before it was held.
+    const glm::vec3 v = KinematicVelocity(b, dt, m_time + double(dt)).value_or(m_bodies[b].velocity);
+    return glm::length(v - m_setup.params.freeStream);
 }
 
 glm::vec3 Simulation::GrabVelocity(std::size_t b, float timeLeft) const {

@@ -69,7 +69,7 @@ TEST(SimWorker, LockStepShowsEveryStepAndMatchesDirectSteppingWhateverTheThreads
     const int threads[] = {1, 2, 2, 1, 3, 2};
     for (int f = 0; f < 6; ++f) {
         LockStepFrame(*worker, Running(threads[f]), front);
-        ASSERT_TRUE(front.blowUp.empty()) << front.blowUp;
+        ASSERT_TRUE(front.blowUp.Empty()) << front.blowUp.message;
         test::RunSteps(direct, 1, 2);
         EXPECT_EQ(front.stepCount, f + 1) << "one step per lock-step frame";
         EXPECT_EQ(front.stepsCompleted, std::uint64_t(f + 1));
@@ -281,7 +281,7 @@ TEST(SimWorker, BlowUpIsReportedAndStopsStepping) {
     auto worker = MakeWorker(setup);
     SimSnapshot front;
     LockStepFrame(*worker, Running(), front);
-    EXPECT_NE(front.blowUp.find("stage velocity"), std::string::npos) << front.blowUp;
+    EXPECT_NE(front.blowUp.message.find("stage velocity"), std::string::npos) << front.blowUp.message;
     EXPECT_EQ(front.stepsCompleted, 0u);
     LockStepFrame(*worker, Running(), front);  // must not wait forever
     EXPECT_EQ(front.stepsCompleted, 0u);
@@ -289,7 +289,7 @@ TEST(SimWorker, BlowUpIsReportedAndStopsStepping) {
     reset.threads = 2;
     reset.reset = true;
     LockStepFrame(*worker, reset, front);
-    EXPECT_TRUE(front.blowUp.empty()) << "a reset clears the blow-up";
+    EXPECT_TRUE(front.blowUp.Empty()) << "a reset clears the blow-up";
 }
 
 TEST(SimWorker, AStepNotTakenForAFastBodyGoesOnOnceAnEditRemovesTheCause) {
@@ -303,8 +303,8 @@ TEST(SimWorker, AStepNotTakenForAFastBodyGoesOnOnceAnEditRemovesTheCause) {
     auto worker = MakeWorker(setup);
     SimSnapshot front;
     LockStepFrame(*worker, Running(), front);
-    EXPECT_NE(front.blowUp.find("body 'ball' moves at"), std::string::npos) << front.blowUp;
-    EXPECT_TRUE(front.blowUpKept);
+    EXPECT_NE(front.blowUp.message.find("body 'ball' moves at"), std::string::npos) << front.blowUp.message;
+    EXPECT_TRUE(front.blowUp.stateKept);
     EXPECT_EQ(front.stepsCompleted, 0u);
     LockStepFrame(*worker, Running(), front);
     EXPECT_EQ(front.stepsCompleted, 0u) << "still too fast: not taken again";
@@ -314,7 +314,7 @@ TEST(SimWorker, AStepNotTakenForAFastBodyGoesOnOnceAnEditRemovesTheCause) {
     edit.setup = &halved;
     LockStepFrame(*worker, edit, front);
     LockStepFrame(*worker, Running(), front);
-    EXPECT_TRUE(front.blowUp.empty()) << front.blowUp;
+    EXPECT_TRUE(front.blowUp.Empty()) << front.blowUp.message;
     EXPECT_GE(front.stepsCompleted, 1u);
 }
 
@@ -351,7 +351,7 @@ TEST(SimWorker, PaintSeedsTheBlobAndItsMassShowsInTheDiagnostics) {
     SimWorker::FrameRequest undo = Running();
     undo.setup = &setup;
     LockStepFrame(*worker, undo, front);
-    ASSERT_TRUE(front.blowUp.empty()) << front.blowUp;
+    ASSERT_TRUE(front.blowUp.Empty()) << front.blowUp.message;
     EXPECT_NEAR(front.diagnostics.excessMass - before, added, 1e-5 * std::abs(added));
 }
 
