@@ -50,9 +50,16 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"tree_leaf_size", "Tree leaf size", "", &P::treeLeafSize, 1.0f, 64.0f, true, false,
          "vortons per treecode leaf at most"},
         {"velocity_grid_spacing", "Velocity grid cell / h", "", &P::velocityGridSpacing, 0.25f, 8.0f, true, true,
-         "cell size of the grid tracers interpolate velocity from, in vorton spacings h (vorton cores are 1.5 h)", Panel::Solver},
-        {"velocity_grid_cells", "Velocity grid max cells", "", &P::velocityGridCells, 512.0f, 1.6e7f, true,
-         true, "most cells of the tracer velocity grid; beyond, its cells grow", Panel::Solver, 1000.0f, 262144.0f},
+         "cell of the velocity grid in vorton spacings h: the grid solver's grid (solver grid, or auto past 1000 "
+         "vortons) and the grid the tracers interpolate velocity from. Coarser than about 2 h misses the vortons' "
+         "cores (1.5 h): vortex_ring's ring 7 % slower at 4 h, 24 % at 8 h; finer costs (1/cell^3) and, past "
+         "velocity_grid_cells, coarsens the vortons' lattice (at 0.25 h the ring 37 % slower)",
+         Panel::Solver, 0.75f, 2.0f},
+        {"velocity_grid_cells", "Velocity grid max points", "", &P::velocityGridCells, 512.0f, 1.6e7f, true,
+         true, "most points of the velocity grid: beyond, the tracers' grid coarsens its cells, and remeshing "
+         "coarsens the vortons' lattice until their grid fits (the run says so). Far below the seeded flow's grid "
+         "the lattice is coarsened at the first remesh: at 8,000 vortex_ring's ring moves at half its speed, at 1,000 "
+         "every scene's flow is lost", Panel::Solver, 65536.0f, 2097152.0f},
         {"density_cell_factor", "Density cell / vorton spacing", "", &P::densityCellFactor, 0.5f, 8.0f, true, false,
          "cell size of the density grid for baroclinic generation, in vorton spacings h; too fine leaves holes "
          "between vortons where no gradient is seen"},

@@ -69,10 +69,13 @@ struct SimParams {
     Solver solver = Solver::Auto;            ///< velocity-from-vorticity solver (live)
     float treeTheta = 0.6f;                  ///< treecode opening angle: cluster radius / distance (live)
     int treeLeafSize = 16;                   ///< vortons per treecode leaf at most (live)
-    /// Cell of the tracer velocity grid / vorton spacing h (live). The
-    /// vortons' velocity field is smooth on their core radius σ = 1.5 h.
+    /// Cell of the velocity grid / vorton spacing h (live): the grid solver's grid and the
+    /// tracers' finest grid. The vortons' velocity field is smooth on their core radius
+    /// σ = 1.5 h, so the grid must not be much coarser (the panel's slider: 0.75-2).
     float velocityGridSpacing = 1.0f;
-    int velocityGridCells = 262144;          ///< most cells of the tracer velocity grid; the cell grows beyond (live)
+    /// Most points of the velocity grid (live): past it the tracers' grid coarsens its cells,
+    /// and remeshing coarsens the vortons' lattice so that their grid fits (Simulation::MaxGridPoints).
+    int velocityGridCells = 262144;
     float densityCellFactor = 1.0f;          ///< density grid cell size / vorton spacing h (live)
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
     /// A⁺ of the van Driest damping of the subgrid viscosity at a body's wall:
