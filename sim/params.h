@@ -77,7 +77,18 @@ struct SimParams {
     /// and remeshing coarsens the vortons' lattice so that their grid fits (Simulation::MaxGridPoints).
     int velocityGridCells = 262144;
     float densityCellFactor = 1.0f;          ///< density grid cell size / vorton spacing h (live)
-    float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·|ω|; 0: off (live)
+    float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·rate; 0: off (live)
+    /// The subgrid model's rate (live). Off, the default: |ω| over a lattice cell, so a
+    /// resolved vortex core, turning as a solid body, diffuses at several times ν
+    /// (vortex_ring's core at 3.9 ν over 5 s). On: the stretching rate |(ω·∇)u|/|ω| = |S ω̂|
+    /// (S the strain-rate tensor; the rotation drops out of (ω·∇)u), the strain along the
+    /// vorton's vorticity, which vanishes in a solid-body core and in a plane shear layer and
+    /// is largest where stretching carries vorticity to the lattice's scale (the cascade
+    /// whose subfilter part Alvarez & Ning model, arXiv:2206.03658). Costs nothing: the
+    /// step's stretching term is Sω. vortex_ring uses it; the body scenes do not: it leaves an
+    /// unresolved wall layer (a ball thrown at 8 spacings a step, Re 2·10⁴) without the
+    /// viscosity that kept it stable (docs/METHOD.md, PSE).
+    bool subgridStretching = false;
     /// A⁺ of the van Driest damping of the subgrid viscosity at a body's wall:
     /// ν_t × (1 − exp(−y⁺/A⁺))², y⁺ = d·√(|ω|/ν) with d the distance to the
     /// nearest body's surface and |ω| the vorton's own as the wall's shear

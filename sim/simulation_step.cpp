@@ -334,9 +334,18 @@ std::string Simulation::StageDiffusion(StepContext& c) {
         const bool damp = p.vanDriest > 0.0f && p.viscosity > 0.0f && !m_bodies.empty();
         const float invAPlusSqrtNu = damp ? 1.0f / (p.vanDriest * std::sqrt(p.viscosity)) : 0.0f;
         m_eddyViscosity.resize(nv);
+        // With subgrid_stretching the rate is |(ω·∇)u|/|ω| = |S ω̂| instead, from the
+        // vorton's own ω and this step's stretching (the same for the transpose form,
+        // (∇u)ᵀω = Sω too): zero where a core turns as a solid body.
+        const bool stretching = p.subgridStretching;
         ParallelFor(nv, [&](std::size_t k) {
             const float w = glm::length(CellVorticity(m_vortons, k, cell));
-            float nuT = std::min(cap, ch2 * w);
+            float rate = w;
+            if (stretching) {
+                const float wk = glm::length(m_vortons.vorticity[k]);
+                rate = wk > 0.0f ? glm::length(m_stretch0[k]) / wk : 0.0f;
+            }
+            float nuT = std::min(cap, ch2 * rate);
             if (damp) {
                 float d = std::numeric_limits<float>::max();
                 for (std::size_t b = 0; b < m_bodies.size(); ++b)
