@@ -64,8 +64,8 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "cell size of the density grid for baroclinic generation, in vorton spacings h; too fine leaves holes "
          "between vortons where no gradient is seen"},
         {"smagorinsky", "Subgrid constant", "", &P::smagorinsky, 0.0f, 1.0f, true, false,
-         "C of the subgrid eddy viscosity (C h)^2 |w| (or the stretching rate, subgrid_stretching) added where the flow is finer than the vorton spacing h "
-         "can resolve; 0 turns it off"},
+         "C of the subgrid eddy viscosity (C h)^2 |w| (or the stretching rate, subgrid_stretching) added where "
+         "the flow is finer than the vorton spacing h can resolve; 0 turns it off"},
         {"subgrid_stretching", "Subgrid rate: stretching", "", &P::subgridStretching, 0.0f, 1.0f, true, false,
          "the subgrid viscosity's rate is the stretching rate |(w.grad)u|/|w| (the strain along w) instead of |w|: "
          "a laminar vortex core, turning as a solid body, is left to the viscosity (vortex_ring's core diffuses at "
