@@ -339,7 +339,8 @@ std::string Simulation::StageDiffusion(StepContext& c) {
         // (∇u)ᵀω = Sω too): zero where a core turns as a solid body.
         const bool stretching = p.subgridStretching;
         ParallelFor(nv, [&](std::size_t k) {
-            const float w = glm::length(CellVorticity(m_vortons, k, cell));
+            // |ω| over a cell: the |ω| rate's, and the wall damping's shear.
+            const float w = !stretching || damp ? glm::length(CellVorticity(m_vortons, k, cell)) : 0.0f;
             float rate = w;
             if (stretching) {
                 const float wk = glm::length(m_vortons.vorticity[k]);

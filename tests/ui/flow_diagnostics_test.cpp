@@ -271,8 +271,8 @@ TEST(FlowDiagnostics, SubgridStretchingLeavesALaminarRingCoreToTheViscosity) {
     // model (ν_eff measured 1.27 ν: the remeshing's own diffusion), the stretching rate and
     // the |ω| rate (C 0.3 both). In the core the flow turns as a solid body and is not
     // stretched, so a model standing for unresolved stretching should add little to it: less
-    // than half of ν itself (measured 0.24 ν). The |ω| rate, largest in the core, adds more
-    // than ν (measured 1.63 ν), so the bound tells the two apart.
+    // than half of ν itself (measured 0.24 ν). The |ω| rate, largest in the core, adds 1.63 ν,
+    // over three times that bound, so the bound tells the two apart.
     auto coreDiffusivity = [](float smagorinsky, bool stretching) {
         SceneSetup setup = test::LoadSetup("vortex_ring");
         setup.params.tracerCount = 0;
