@@ -164,6 +164,17 @@ void PhysicsSection(DemoApp& app) {
     if (edited) app.SetupEdited();
 }
 
+/// The last step's Lagrangian CFL number, orange past the point where a step remeshes at once.
+void LagrangianCflLine(const SimSnapshot& sim) {
+    const bool high = sim.lagrangianCfl > double(Simulation::kRemeshStretchCourant);
+    const ImVec4 colour = high ? ImVec4(1.0f, 0.6f, 0.2f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    ImGui::TextColored(colour, "Lagrangian CFL %.2f%s", sim.lagrangianCfl, high ? " (remeshed at once)" : "");
+    HelpMarker("dt times the fastest stretching rate |(w.grad)u|/|w| of the vortons away from the bodies: how "
+               "far one step strains the flow. Past 1 the particles are distorted before the next remesh, so the "
+               "step remeshes at once, off the remesh_every cadence (Koumoutsakos 1997; Cottet & Koumoutsakos "
+               "2000, ch. 7); if it stays high, a smaller dt follows the flow better");
+}
+
 void InternalsSection(DemoApp& app) {
     if (!ImGui::CollapsingHeader("Simulation internals")) return;
     const SimSnapshot& sim = app.Snapshot();
@@ -191,6 +202,7 @@ void InternalsSection(DemoApp& app) {
     }
     ImGui::Text("sim %.1f ms/step, %.1f steps/s", sim.stepMs, app.StepsPerSecond());
     SubstepNote(sim);
+    LagrangianCflLine(sim);
     ImGui::Checkbox("Timings (T)", &app.View().showTimings);
     HelpMarker("a window with the time of each stage of a step, ms per step over time, steps/s and FPS");
     ImGui::SameLine();
