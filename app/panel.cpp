@@ -208,7 +208,8 @@ void InternalsSection(DemoApp& app) {
     ImGui::SameLine();
     ImGui::Checkbox("Diagnostics (D)", &app.View().showDiagnostics);
     HelpMarker("a window with the circulation, impulse, kinetic energy, enstrophy and counts over time, and the "
-               "closed forms (impulse law, ring speed, terminal velocity) measured against the run");
+               "closed forms (impulse law, ring speed, terminal velocity, drag and shedding in a stream) measured "
+               "against the run");
     SimParams& p = app.Setup().params;
     const SimParams& scene = app.CurrentScene().setup.params;
     using Panel = ParamInfo<SimParams>::Panel;

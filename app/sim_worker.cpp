@@ -608,6 +608,7 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.ringLaw = RingLawFor(sim.Setup());
     s.terminalLaw = TerminalLawFor(sim.Setup());
     s.dragLaw = DragLawFor(sim.Setup());
+    s.sheddingLaw = SheddingLawFor(sim.Setup());
     s.rewindTimes = m_rewind.Times();
     s.rewindBytes = m_rewind.Bytes();
     s.rewindBudget = m_rewind.Budget();

@@ -148,6 +148,7 @@ struct SimSnapshot {
     RingLaw ringLaw;          ///< RingLawFor() the setup: a ring's speed against Saffman's
     TerminalLaw terminalLaw;  ///< TerminalLawFor() the setup: a ball's fall against the drag curve
     DragLaw dragLaw;          ///< DragLawFor() the setup: a fixed ball's drag in a stream against the drag curve
+    SheddingLaw sheddingLaw;  ///< SheddingLawFor() the setup: a fixed ball's side force against a sphere's shedding
     /// The rewind ring's states, oldest first (simulated s), its bytes and budget; empty times
     /// with rewindUnavailable saying why when the scene cannot be rewound.
     std::vector<double> rewindTimes;

@@ -75,7 +75,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv) {
         ->check(CLI::Range(0.5f, 4.0f));
     app.add_flag("--open-diagnostics", o.openDiagnostics,
                  "start with the diagnostics dock open (circulation, impulse, energy, enstrophy, counts, "
-                 "the impulse law, ring speed and terminal velocity checks; D toggles it)");
+                 "the impulse law, ring speed, terminal velocity, drag and shedding checks; D toggles it)");
     app.add_option("--screenshot-dir", o.screenshotDir, "folder for screenshots (F12 / P key, --shots)")
         ->capture_default_str();
     app.add_option("--shots", o.shots, "save a PNG of each of these steps, e.g. 0,150,500 (headless: draws only these)")

@@ -136,6 +136,29 @@ inline constexpr double kDragTolerance = 0.30;
 inline constexpr double kDragWindowSeconds = 10.0;
 DragLaw DragLawFor(const SceneSetup& setup);
 
+/// Whether a fixed ball in a stream sheds as a sphere does (issue 12's last check): its side
+/// force oscillating at St = f·2R/U in 0.1–0.25 for 300 ≤ Re ≤ 1000 (a sphere: St 0.137 at
+/// Re 300, Johnson & Patel 1999; 0.13–0.2 up to Re 1000, Sakamoto & Haniu 1990). It applies
+/// where DragLawFor does, within that Re range.
+struct SheddingLaw : ClosedFormLaw {
+    glm::dvec3 stream{0.0};   ///< the free stream U, m/s
+    double diameter = 0.0;    ///< 2R, m
+    double reynolds = 0.0;    ///< |U|·2R/ν
+    double dynamicForce = 0.0;  ///< ½ρ₀U²πR², N: the side force over it is C_L
+};
+/// Issue 12's band of Strouhal numbers, and the share of the side force's power that must lie in
+/// it (as `BodySheetSettling.FlowPastBallSceneShedsAtASpheresStrouhalNumber` asks).
+inline constexpr double kSheddingBandLow = 0.10;
+inline constexpr double kSheddingBandHigh = 0.25;
+inline constexpr double kSheddingBandShare = 0.5;
+inline constexpr double kSheddingLowestReynolds = 300.0;
+inline constexpr double kSheddingHighestReynolds = 1000.0;
+/// Simulated seconds of side force the check's spectrum takes: within FlowLog::kCapacity steps
+/// at flow_past_ball's dt (0.02 s); its bins lie D/(U·11 s) = 0.036 apart in St there, so the
+/// band holds four of them.
+inline constexpr double kSheddingWindowSeconds = 11.0;
+SheddingLaw SheddingLawFor(const SceneSetup& setup);
+
 /// A closed form measured against what the steps did.
 struct ClosedFormCheck {
     bool applies = false;   ///< false: `reason` says why not (or too few steps yet)
@@ -144,7 +167,9 @@ struct ClosedFormCheck {
     glm::dvec3 measured{0.0};   ///< finite difference over the window
     double relativeError = 0.0; ///< |measured − expected| / |expected|
     double tolerance = 0.0;
-    bool pass = false;          ///< applies and relativeError ≤ tolerance
+    bool pass = false;          ///< applies and relativeError ≤ tolerance (and `detail`'s condition, if any)
+    bool scalar = false;        ///< expected and measured are numbers (their x), not vectors
+    std::string detail;         ///< one more line of what was measured (empty: none)
 };
 
 /// The last kCapacity samples of one run (cleared at a reset, a scene change or a loaded
@@ -199,6 +224,10 @@ private:
     ClosedFormCheck CheckAt(const RingLaw& law, std::size_t last) const;
     ClosedFormCheck CheckAt(const TerminalLaw& law, std::size_t last) const;
     ClosedFormCheck CheckAt(const DragLaw& law, std::size_t last) const;
+    /// - shedding: the St of the strongest bin of the first body's side force over the last
+    ///   kSheddingWindowSeconds (MeasureSideForceSpectrum) against the band's middle, within
+    ///   the band, and more than kSheddingBandShare of the power in the band; not while held.
+    ClosedFormCheck CheckAt(const SheddingLaw& law, std::size_t last) const;
 
     std::deque<FlowSample> m_samples;
 };

@@ -9,6 +9,10 @@
 /// ball starts), so the curve the checks use is Clift & Gauvin's (1970) extension of it, which
 /// holds to Re 3·10⁵.
 
+#include <vector>
+
+#include <glm/vec2.hpp>
+
 namespace vorton {
 
 /// Schiller–Naumann drag coefficient C_d = 24/Re·(1 + 0.15·Re^0.687) of a sphere at Reynolds
@@ -32,5 +36,23 @@ double StandardDragCoefficient(double reynolds);
 /// non-positive radius, densities or viscosity give 0.
 double DragCurveTerminalSpeed(double bodyDensity, double fluidDensity, double radius, double viscosity,
                               double gravity);
+
+/// What a ball's side force says about its wake's shedding (issue 12: a sphere in a stream at
+/// 300 ≤ Re ≤ 1000 sheds at St = f·D/U ≈ 0.13–0.2; Sakamoto & Haniu 1990, J. Fluids Eng. 112;
+/// Johnson & Patel 1999, J. Fluid Mech. 378: St 0.137 at Re 300).
+struct SideForceSpectrum {
+    double peakStrouhal = 0.0;  ///< St of the strongest bin (0 with fewer than 4 samples or no power)
+    double bandShare = 0.0;     ///< the share of the power (bins up to St 0.6) in [bandLow, bandHigh]
+    double rms = 0.0;           ///< C_L': RMS of the side force's two components about their means and trends
+};
+
+/// The side force's spectrum. In: the side-force coefficients (C_1, C_2) = F_⊥ / (½ρU²πR²) on two
+/// axes across the stream, sampled every `dt` s (> 0), for a ball of diameter `diameter` (m) in a
+/// stream of `speed` (m/s; > 0). Each component is taken about its mean and linear trend (a wake
+/// still settling drifts, and a drift leaks into the lowest bins), under a Hann window; their
+/// powers are added, over the bins St = k/(n dt)·D/U, k ≥ 1, up to St 0.6. Bins are D/(U n dt)
+/// apart in St (0.013 for 30 s of flow_past_ball). Errors: none; degenerate input gives zeros.
+SideForceSpectrum MeasureSideForceSpectrum(const std::vector<glm::dvec2>& side, double dt, double diameter,
+                                           double speed, double bandLow = 0.1, double bandHigh = 0.25);
 
 }  // namespace vorton

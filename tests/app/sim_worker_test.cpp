@@ -77,7 +77,9 @@ TEST(SimWorker, LockStepShowsEveryStepAndMatchesDirectSteppingWhateverTheThreads
             << "frame " << f;
         // The panel's Lagrangian CFL number is the step's. The drop starts at rest: its first
         // step has no vorticity to stretch until baroclinic generation makes some.
-        if (f > 0) EXPECT_GT(front.lagrangianCfl, 0.0) << "frame " << f;
+        if (f > 0) {
+            EXPECT_GT(front.lagrangianCfl, 0.0) << "frame " << f;
+        }
         EXPECT_DOUBLE_EQ(front.lagrangianCfl, direct.LastStepWork().stretchRate * double(setup.params.dt));
     }
     EXPECT_EQ(front.stepMsHistory.Values().size(), 6u);

@@ -454,5 +454,71 @@ TEST(FlowDiagnostics, DragCheckAveragesAFixedBallsDragOverItsShedding) {
     EXPECT_NE(DragLawFor(skin).inapplicable.find("body_sheet"), std::string::npos);
 }
 
+/// Samples of a fixed ball's fluid force in the law's stream (along x): the drag, a steady
+/// side force of C 0.11 along z (flow_past_ball's oblique wake), a slow drift of it, and the
+/// side-force oscillations `waves` (St, amplitude in C_L) along y and, a quarter period on, z,
+/// `seconds` long at `dt`.
+FlowLog SheddingSamples(const SheddingLaw& law, const std::vector<std::pair<double, double>>& waves, double seconds,
+                        float dt = 0.02f) {
+    FlowLog log;
+    const double q = law.dynamicForce, speed = glm::length(law.stream);
+    double time = 0.0;
+    for (int s = 1; time + dt <= seconds + 1e-6; ++s) {
+        time += double(dt);
+        FlowSample sample;
+        sample.step = s;
+        sample.time = time;
+        glm::dvec3 c(0.68, 0.0, 0.11 + 0.002 * time);
+        for (const auto& [strouhal, amplitude] : waves) {
+            const double phase = 2.0 * std::numbers::pi * strouhal * speed / law.diameter * time;
+            c.y += amplitude * std::sin(phase);
+            c.z += amplitude * std::cos(phase);
+        }
+        sample.bodyForce = q * c;
+        log.Push(sample);
+    }
+    return log;
+}
+
+TEST(FlowDiagnostics, SheddingCheckFindsTheSideForcesStrouhalNumberInASpheresBand) {
+    // flow_past_ball: R = 0.12 m in 0.6 m/s, Re 480; ½ρU²πR² = ½·1000·0.36·π·0.0144 = 8.143 N.
+    const SheddingLaw law = SheddingLawFor(test::LoadSetup("flow_past_ball"));
+    ASSERT_EQ(law.inapplicable, "");
+    EXPECT_NEAR(law.reynolds, 480.0, 0.1);
+    EXPECT_NEAR(law.dynamicForce, 8.143, 0.001);
+    // 10 s of steps: still measuring.
+    const ClosedFormCheck early = SheddingSamples(law, {{0.16, 0.02}}, 10.0).Check(law);
+    EXPECT_FALSE(early.applies);
+    EXPECT_NE(early.reason.find("needs 11 s"), std::string::npos) << early.reason;
+    // Shedding at the scene's St 0.16 with its C_L' (0.02): found within a bin (0.036 apart over
+    // 11 s of 0.6 m/s past 0.24 m), under a steady side force 5 times as strong that drifts.
+    const ClosedFormCheck sheds = SheddingSamples(law, {{0.16, 0.02}}, 12.0).Check(law);
+    ASSERT_TRUE(sheds.applies) << sheds.reason;
+    test::Measured("shedding_check_st_of_a_st_0.16_wave", sheds.measured.x);
+    EXPECT_NEAR(sheds.measured.x, 0.16, 0.036);
+    EXPECT_TRUE(sheds.pass) << sheds.detail;
+    // The Re 1000 run's slow swing (St 0.05) fails, and so does a wave in the band that holds
+    // the strongest bin but not half the power (four waves outside it of 0.6 its amplitude).
+    const ClosedFormCheck swings = SheddingSamples(law, {{0.05, 0.04}}, 12.0).Check(law);
+    ASSERT_TRUE(swings.applies);
+    EXPECT_NEAR(swings.measured.x, 0.05, 0.036);
+    EXPECT_FALSE(swings.pass);
+    const ClosedFormCheck broad = SheddingSamples(law, {{0.16, 0.02}, {0.05, 0.012}, {0.3, 0.012}, {0.4, 0.012}, {0.5, 0.012}}, 12.0).Check(law);
+    ASSERT_TRUE(broad.applies);
+    test::Measured("shedding_check_st_of_a_broad_spectrum", broad.measured.x);
+    EXPECT_NEAR(broad.measured.x, 0.16, 0.036);
+    EXPECT_LT(broad.relativeError, broad.tolerance) << "St in the band";
+    EXPECT_FALSE(broad.pass) << broad.detail;
+    // The band's ends (St 0.1–0.25) are the tolerance's.
+    EXPECT_NEAR(0.175 * (1.0 - law.tolerance), kSheddingBandLow, 1e-12);
+    EXPECT_NEAR(0.175 * (1.0 + law.tolerance), kSheddingBandHigh, 1e-12);
+    // Below Re 300 a sphere's wake need not shed: not judged; nor a free ball.
+    SceneSetup slow = test::LoadSetup("flow_past_ball");
+    slow.params.viscosity = 7.2e-4f;  // Re 200
+    EXPECT_NE(SheddingLawFor(slow).inapplicable.find("Re = 200"), std::string::npos)
+        << SheddingLawFor(slow).inapplicable;
+    EXPECT_NE(SheddingLawFor(test::LoadSetup("falling_ball")).inapplicable.find("free"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace vorton
