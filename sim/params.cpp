@@ -69,8 +69,9 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
         {"subgrid_stretching", "Subgrid rate: stretching", "", &P::subgridStretching, 0.0f, 1.0f, true, false,
          "the subgrid viscosity's rate is the stretching rate |(w.grad)u|/|w| (the strain along w) instead of |w|: "
          "a laminar vortex core, turning as a solid body, is left to the viscosity (vortex_ring's core diffuses at "
-         "1.8 nu over 5 s instead of 3.9 nu, and the ring moves 43 % faster at 20 s); off for bodies thrown fast, "
-         "whose unresolved wall layer needs the |w| model's viscosity", Panel::Solver},
+         "1.8 nu over 5 s instead of 3.9 nu, and the ring moves 43 % faster at 20 s), but so is a vorton far "
+         "stronger than its neighbours that the flow strains little (vortex_ring blew up at 90 s with it), and an "
+         "unresolved wall layer (a ball thrown fast blew up): off in every scene", Panel::Solver},
         {"van_driest", "Subgrid wall damping A+", "", &P::vanDriest, 0.0f, 100.0f, true, false,
          "van Driest's A+ for damping the subgrid viscosity near a body's wall by (1 - exp(-y+/A+))^2, y+ = d "
          "sqrt(|w|/nu) at distance d from the surface: the bodies' boundary layers are laminar (26: the usual "

@@ -85,9 +85,11 @@ struct SimParams {
     /// vorton's vorticity, which vanishes in a solid-body core and in a plane shear layer and
     /// is largest where stretching carries vorticity to the lattice's scale (the cascade
     /// whose subfilter part Alvarez & Ning model, arXiv:2206.03658). Costs nothing: the
-    /// step's stretching term is Sω. vortex_ring uses it; the body scenes do not: it leaves an
-    /// unresolved wall layer (a ball thrown at 8 spacings a step, Re 2·10⁴) without the
-    /// viscosity that kept it stable (docs/METHOD.md, PSE).
+    /// step's stretching term is Sω. No scene uses it: it leaves an unresolved wall layer (a
+    /// ball thrown at 8 spacings a step, Re 2·10⁴) without the viscosity that kept it stable,
+    /// and vortex_ring, which used it in stop 108, blew up at 90 s: a vorton far stronger than
+    /// its neighbours (|ω| 30 times the 99th percentile) that the flow strains little is not
+    /// damped, where the |ω| rate damps it (docs/METHOD.md, PSE).
     bool subgridStretching = false;
     /// A⁺ of the van Driest damping of the subgrid viscosity at a body's wall:
     /// ν_t × (1 − exp(−y⁺/A⁺))², y⁺ = d·√(|ω|/ν) with d the distance to the

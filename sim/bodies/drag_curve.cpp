@@ -54,16 +54,17 @@ SideForceSpectrum MeasureSideForceSpectrum(const std::vector<glm::dvec2>& side, 
     }
     out.rms = std::sqrt(square / double(n));
     const auto strouhal = [&](std::size_t k) { return double(k) / (double(n) * dt) * diameter / speed; };
+    std::vector<double> hann(n);
+    for (std::size_t i = 0; i < n; ++i) hann[i] = 0.5 - 0.5 * std::cos(2.0 * std::numbers::pi * double(i) / double(n - 1));
     double total = 0.0, band = 0.0, peak = 0.0;
     for (std::size_t k = 1; k < n / 2 && strouhal(k) <= 0.6; ++k) {
         double power = 0.0;
         for (int c = 0; c < 2; ++c) {
             double re = 0.0, im = 0.0;
             for (std::size_t i = 0; i < n; ++i) {
-                const double w = 0.5 - 0.5 * std::cos(2.0 * std::numbers::pi * double(i) / double(n - 1));
                 const double phase = 2.0 * std::numbers::pi * double(k * i % n) / double(n);
-                re += w * s[i][c] * std::cos(phase);
-                im += w * s[i][c] * std::sin(phase);
+                re += hann[i] * s[i][c] * std::cos(phase);
+                im += hann[i] * s[i][c] * std::sin(phase);
             }
             power += re * re + im * im;
         }
