@@ -551,7 +551,7 @@ void SimWorker::Fill(SimSnapshot& s) {
     s.stepCount = sim.StepCount();
     s.stepMs = sim.LastStepMs();
     s.substeps = sim.LastStepWork().substeps;
-    s.lagrangianCfl = sim.LastStepWork().stretchRate * double(sim.Setup().params.dt);
+    s.lagrangianCfl = sim.LastStepWork().lagrangianCfl;
     s.stageMs = sim.LastStageTimes();
     s.vortonCount = sim.GetVortons().Size();
 

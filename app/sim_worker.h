@@ -110,8 +110,8 @@ struct SimSnapshot {
     double stepMs = 0.0;               ///< wall-clock time of the last step, ms
     int substeps = 1;                  ///< substeps the last step took (a fast body: Simulation::Substeps)
     /// The last step's Lagrangian CFL number dt·max_k |(ω_k·∇)u|/|ω_k| over the vortons away
-    /// from the bodies (StepWork::stretchRate; frames.csv's lagrangian_cfl): past
-    /// Simulation::kRemeshStretchCourant the step remeshes at once.
+    /// from the bodies (StepWork::lagrangianCfl): past Simulation::kRemeshStretchCourant the
+    /// step remeshes at once.
     double lagrangianCfl = 0.0;
     StageTimes stageMs{};              ///< per stage of the last step, ms
     std::size_t vortonCount = 0;

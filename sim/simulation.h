@@ -97,6 +97,9 @@ struct StepWork {
     /// the vortons away from the bodies (1/s); times dt, the step's Lagrangian CFL
     /// number (Simulation::kRemeshStretchCourant).
     double stretchRate = 0.0;
+    /// stretchRate times the step's dt: the Lagrangian CFL number the step compared with
+    /// Simulation::kRemeshStretchCourant (frames.csv's lagrangian_cfl, the panel's line).
+    double lagrangianCfl = 0.0;
     bool distortionRemesh = false;  ///< remeshed off the cadence: the step strained the flow too far
 };
 

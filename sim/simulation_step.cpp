@@ -464,8 +464,8 @@ std::string Simulation::StageRemesh(StepContext& c) {
     // bodies by more than kRemeshStretchCourant (a Lagrangian CFL number):
     // then only the vortons away from the bodies are remeshed.
     const bool cadence = p.remeshEvery > 0 && (m_steps + 1) % p.remeshEvery == 0;
-    const bool distorted =
-        p.remeshEvery > 0 && m_work.stretchRate * double(c.stepDt) > double(kRemeshStretchCourant);
+    m_work.lagrangianCfl = m_work.stretchRate * double(c.stepDt);
+    const bool distorted = p.remeshEvery > 0 && m_work.lagrangianCfl > double(kRemeshStretchCourant);
     m_work.distortionRemesh = distorted && !cadence;
     if (cadence || distorted) {
         // What the remesh drops (culls, the cap) takes its net Σα with it,

@@ -84,7 +84,7 @@ Status StatsWriter::WriteRow(const Simulation& sim) {
                           double(sim.Spacing()), d.maxVorticity, d.p99Vorticity,
                           static_cast<long long>(sim.RemeshCount()), sim.LastStepWork().solverGridPoints,
                           sim.LastStepWork().solverPoints, sim.LastStepWork().substeps,
-                          sim.LastStepWork().stretchRate * double(sim.Setup().params.dt));
+                          sim.LastStepWork().lagrangianCfl);
     for (int s = 0; s < kStageCount && n > 0 && n < int(sizeof line); ++s) {
         n += std::snprintf(line + n, sizeof line - std::size_t(n), ",%.4f", sim.LastStageTimes()[std::size_t(s)]);
     }

@@ -16,7 +16,7 @@ namespace vorton {
 /// p99_vorticity (largest and 99th percentile |ω| of the vortons, 1/s),
 /// remeshes (since reset), solver_grid_points and solver_points (the
 /// step's work: StepWork), substeps (how many the step took: 1 unless a body
-/// was fast, Simulation::Substeps), lagrangian_cfl (dt·StepWork::stretchRate:
+/// was fast, Simulation::Substeps), lagrangian_cfl (StepWork::lagrangianCfl:
 /// past Simulation::kRemeshStretchCourant, 1, the step remeshed off its
 /// cadence), then ms_<stage> for every Stage.
 ///
