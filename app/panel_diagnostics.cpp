@@ -59,7 +59,9 @@ void ClosedFormRows(const char* id, const char* law, const std::string& help, co
     ImGui::TextUnformatted(law);
     HelpMarker(help);
     if (!c.applies) {
+        ImGui::PushTextWrapPos(0.0f);  // a reason may carry what was measured so far
         ImGui::TextDisabled("  n/a: %s", c.reason.c_str());
+        ImGui::PopTextWrapPos();
         return;
     }
     if (c.scalar) {
@@ -133,8 +135,11 @@ void ClosedFormChecks(const SimSnapshot& sim) {
                    "at a Strouhal number St = f 2R/U of 0.13-0.2 (issue 12's band: 0.1-0.25). Measured: the "
                    "strongest frequency of the fluid's force across the stream over the last 11 s (each component "
                    "about its mean and trend, Hann window, bins 0.036 apart in St at flow_past_ball's 0.6 m/s); "
-                   "it passes when that lies in the band and the band holds more than half the power. Applies "
-                   "to one fixed ball with body_sheet on and a free stream.",
+                   "it passes when that lies in the band and the band holds more than half the power. It judges "
+                   "once 100 diameters of stream have passed the ball (t U/2R = 100: 40 s in flow_past_ball), "
+                   "for a wake started at once is steady at first and sheds only when its instability has "
+                   "grown; until then it shows what it measures. Applies to one fixed ball with body_sheet on "
+                   "and a free stream.",
                    log.Check(sim.sheddingLaw), "(the band's middle)", sim.sheddingLaw.note, {});
 }
 
