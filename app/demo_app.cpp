@@ -399,6 +399,23 @@ int DemoApp::Run() {
     std::int64_t frameCount = 0;
     double syncMsTotal = 0.0, drawMsTotal = 0.0;  // for the summary at the end
     bool first = true;
+    // The frame rate and the steps per second, over every frame, drawn or not (a headless
+    // --shots run draws only its shots, and their panel shows these rates).
+    const auto updateRates = [&] {
+        const auto now = Clock::now();
+        const double seconds = std::chrono::duration<double>(now - lastFrame).count();
+        lastFrame = now;
+        if (seconds > 0.0) m_fps = m_fps == 0.0 ? 1.0 / seconds : 0.9 * m_fps + 0.1 / seconds;
+        // Over at least half a second, longer while steps are slower than that (up to 3 s,
+        // after which a paused simulation reads 0).
+        m_rateSeconds += seconds;
+        const bool anyStep = m_front.stepsCompleted != m_rateSteps;
+        if ((m_rateSeconds >= 0.5 && anyStep) || m_rateSeconds >= 3.0) {
+            m_stepsPerSecond = double(m_front.stepsCompleted - m_rateSteps) / m_rateSeconds;
+            m_rateSteps = m_front.stepsCompleted;
+            m_rateSeconds = 0.0;
+        }
+    };
     InstallStopSignals();
     while (!m_context->ShouldClose() && StopSignal() == 0) {
         m_context->PollEvents();
@@ -422,6 +439,7 @@ int DemoApp::Run() {
         if (headless && !m_options.shots.empty() && !shot && !recordThisFrame) {
             FollowDye();
             ++frameCount;
+            updateRates();
             continue;
         }
 
@@ -457,22 +475,10 @@ int DemoApp::Run() {
         m_context->EndFrame();
         ++frameCount;
 
-        const auto now = Clock::now();
-        const double seconds = std::chrono::duration<double>(now - lastFrame).count();
         const double drawMs = std::chrono::duration<double, std::milli>(drawEnd - drawStart).count() - captureMs;
-        lastFrame = now;
-        if (seconds > 0.0) m_fps = m_fps == 0.0 ? 1.0 / seconds : 0.9 * m_fps + 0.1 / seconds;
         m_drawMs = m_drawMs == 0.0 ? drawMs : 0.9 * m_drawMs + 0.1 * drawMs;
         drawMsTotal += drawMs;
-        // Over at least half a second, longer while steps are slower than that (up to 3 s,
-        // after which a paused simulation reads 0).
-        m_rateSeconds += seconds;
-        const bool anyStep = m_front.stepsCompleted != m_rateSteps;
-        if ((m_rateSeconds >= 0.5 && anyStep) || m_rateSeconds >= 3.0) {
-            m_stepsPerSecond = double(m_front.stepsCompleted - m_rateSteps) / m_rateSeconds;
-            m_rateSteps = m_front.stepsCompleted;
-            m_rateSeconds = 0.0;
-        }
+        updateRates();
     }
     // A free-running step in progress ends (its outputs and their errors count), then the
     // worker stops; edits still pending are dropped.
