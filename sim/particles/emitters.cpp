@@ -45,6 +45,14 @@ void Simulation::EmitVortons() {
         outlet = std::min(outlet, glm::dot(group.center, dir) + glm::dot(glm::abs(dir), group.halfExtents));
     }
     if (outlet == std::numeric_limits<float>::max()) return;
+    // Nor before wake_length past a body: a box thin along the stream (flow_past_ball's
+    // smoke sheet, 24 mm, with the stream turned across it) would otherwise cut the
+    // wake of a ball beside it at once, where ForgetFarWake lets it reach wake_length.
+    // Past max(outlet, this), a vorton is farther than wake_length from every body, where
+    // the far wake's cut lets go what carries only vorticity.
+    if (p.wakeLength > 0.0f) {
+        for (const BodyState& body : m_bodies) outlet = std::max(outlet, glm::dot(body.position, dir) + p.wakeLength);
+    }
     m_keep.assign(m_vortons.Size(), 1);
     bool anyGone = false;
     for (std::size_t k = 0; k < m_vortons.Size(); ++k) {
