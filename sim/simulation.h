@@ -718,7 +718,9 @@ private:
     /// True when the bodies make their own vorticity (SimParams::bodySheet) and there are bodies.
     bool BodySheets() const { return m_setup.params.bodySheet && !m_setup.bodies.empty(); }
     void CollideTracers();
-    /// Removes the vortons past an emitter's outlet (the stream's outflow).
+    /// Removes the vortons past the emitters' outlet (the stream's outflow): the first of
+    /// their downstream faces along the stream, or, with wake_length, that length past the
+    /// last body if that is farther.
     void EmitVortons();
     /// Keeps every emitter's box full: a still vorton of its fluid on each
     /// lattice point of the box that has none (the inflow). After remeshing.
