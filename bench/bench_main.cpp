@@ -65,6 +65,10 @@ constexpr BenchCase kCases[] = {
     // (ball_through_smoke) or its wake_length (falling_ball).
     {"falling_ball_developed", "falling_ball", 600, 100000, "", 20.0},
     {"ball_smoke_developed", "ball_through_smoke", 6000, 150000, "", 20.0},
+    // A fixed ball's shedding wake at its cap (flow_past_ball's wake sheds from about 38 s),
+    // and the ring the caps have coarsened (vortex_ring: 15.6 mm seeded, 79 mm by 18 s).
+    {"flow_past_ball_developed", "flow_past_ball", 6000, 150000, "", 40.0},
+    {"vortex_ring_developed", "vortex_ring", 10000, 100000, "", 20.0},
 };
 
 double Percentile(std::vector<double> v, double p) {
