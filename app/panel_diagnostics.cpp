@@ -127,7 +127,10 @@ void ClosedFormChecks(const SimSnapshot& sim) {
                    "The standard drag curve's drag 1/2 C_d rho U^2 pi R^2 on a fixed ball in the free stream "
                    "U, with the scene's viscosity (C_d: Clift & Gauvin's curve). Measured: the fluid's "
                    "force on the ball along the stream, averaged over the last 10 s (about four shedding "
-                   "periods). Applies to one fixed ball with body_sheet on and a free stream.",
+                   "periods). It judges once 100 diameters of stream have passed the ball (t U/2R = 100: 40 s "
+                   "in flow_past_ball): the curve's drag is a developed wake's, and the drag rises as the wake "
+                   "starts to shed; until then it shows what it measures. Applies to one fixed ball with "
+                   "body_sheet on and a free stream.",
                    log.Check(sim.dragLaw), "N", sim.dragLaw.note, log.ErrorSeries(sim.dragLaw));
     ImGui::Separator();
     ClosedFormRows("shedding", "shedding: St = f 2R/U in 0.1-0.25",

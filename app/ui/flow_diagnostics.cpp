@@ -261,6 +261,7 @@ DragLaw DragLawFor(const SceneSetup& setup) {
     const double cd = StandardDragCoefficient(law.reynolds);
     const double area = std::numbers::pi * radius * radius;
     law.expected = 0.5 * cd * double(p.ambientDensity) * speed * area * stream;
+    law.onsetTime = kWakeOnsetDiameters * 2.0 * radius / speed;
     char note[160];
     std::snprintf(note, sizeof note,
                   "standard drag curve at Re = %.0f, C_d = %.3f (flow_past_ball, R/h = 5: 1.16 of it at Re "
@@ -366,6 +367,24 @@ ClosedFormCheck Judged(ClosedFormCheck c, double scale = 0.0) {
     return c;
 }
 
+/// `c` once the sample at `time` (s) has reached `onsetTime` (within half a step `dt`: simulated
+/// time is summed in float); before, c not judged, with a reason that says the wake is forming
+/// and what was measured so far (`sofar`) (kWakeOnsetDiameters).
+ClosedFormCheck JudgedFromOnset(const ClosedFormCheck& c, double time, double onsetTime, double dt,
+                                const std::string& sofar) {
+    if (time >= onsetTime - 0.5 * dt) return c;
+    char why[320];
+    std::snprintf(why, sizeof why, "the wake is forming: t U/2R = %.0f, judged from %.0f (%.0f s); so far %s",
+                  time / onsetTime * kWakeOnsetDiameters, kWakeOnsetDiameters, onsetTime, sofar.c_str());
+    ClosedFormCheck forming;
+    forming.scalar = c.scalar;
+    forming.tolerance = c.tolerance;
+    forming.expected = c.expected;
+    forming.measured = c.measured;
+    forming.reason = why;
+    return forming;
+}
+
 }  // namespace
 
 ClosedFormCheck FlowLog::CheckAt(const ImpulseLaw& law, std::size_t last) const {
@@ -465,7 +484,11 @@ ClosedFormCheck FlowLog::CheckAt(const DragLaw& law, std::size_t last) const {
     // The side force swings with the shedding and averages out only over whole periods: the
     // check is on the drag, the force along the stream.
     c.measured = along / double(last - *start + 1) * direction;
-    return Judged(c);
+    c = Judged(c);
+    char sofar[96];
+    std::snprintf(sofar, sizeof sofar, "%.2f of the curve's drag", glm::length(c.measured) / glm::length(c.expected));
+    const double dt = (m_samples[last].time - m_samples[*start].time) / double(last - *start);
+    return JudgedFromOnset(c, m_samples[last].time, law.onsetTime, dt, sofar);
 }
 
 // The shedding check's tolerance is the band: St within [0.1, 0.25] is |St − 0.175| ≤ 0.075.
@@ -481,7 +504,7 @@ SheddingLaw SheddingLawFor(const SceneSetup& setup) {
     law.diameter = 2.0 * radius;
     law.reynolds = law.diameter * speed / double(p.viscosity);
     law.dynamicForce = 0.5 * double(p.ambientDensity) * speed * speed * std::numbers::pi * radius * radius;
-    law.onsetTime = kSheddingOnsetDiameters * law.diameter / speed;
+    law.onsetTime = kWakeOnsetDiameters * law.diameter / speed;
     char text[200];
     if (law.reynolds < kSheddingLowestReynolds || law.reynolds > kSheddingHighestReynolds) {
         std::snprintf(text, sizeof text,
@@ -528,23 +551,9 @@ ClosedFormCheck FlowLog::CheckAt(const SheddingLaw& law, std::size_t last) const
                   100.0 * spectrum.bandShare, kSheddingBandLow, kSheddingBandHigh, 100.0 * kSheddingBandShare,
                   spectrum.rms);
     c.detail = text;
-    // Simulated time is summed in float: within half a step of the onset counts as reached.
-    const double slack = 0.5 * dt;
-    if (m_samples[last].time < law.onsetTime - slack) {
-        char why[256];
-        std::snprintf(why, sizeof why,
-                      "the wake is forming: t U/2R = %.0f, judged from %.0f (%.0f s); so far St %.3f, %s",
-                      m_samples[last].time / law.onsetTime * kSheddingOnsetDiameters, kSheddingOnsetDiameters,
-                      law.onsetTime, spectrum.peakStrouhal, text);
-        ClosedFormCheck forming;
-        forming.scalar = true;
-        forming.tolerance = c.tolerance;
-        forming.expected = c.expected;
-        forming.measured = c.measured;
-        forming.reason = why;
-        return forming;
-    }
-    return c;
+    char sofar[224];
+    std::snprintf(sofar, sizeof sofar, "St %.3f, %s", spectrum.peakStrouhal, text);
+    return JudgedFromOnset(c, m_samples[last].time, law.onsetTime, dt, sofar);
 }
 
 std::optional<double> FlowLog::RealTimeFactor() const {

@@ -394,13 +394,15 @@ TEST(FlowDiagnostics, TerminalCheckWaitsForTheBallToSettle) {
 
 /// Samples of a fixed ball's fluid force: `factor` × the law's drag along the stream, plus a
 /// drag ripple of 5 % at 0.8 Hz and a side force of 30 % of it at 0.4 Hz (the shedding's
-/// 2:1), `seconds` long at `dt`.
-FlowLog DragSamples(const DragLaw& law, double factor, double seconds, float dt = 0.02f, bool held = false) {
+/// 2:1), `seconds` long at `dt`, ending at `end` (s; by default when the check starts judging).
+FlowLog DragSamples(const DragLaw& law, double factor, double seconds, float dt = 0.02f, bool held = false,
+                    double end = -1.0) {
     FlowLog log;
     const glm::dvec3 drag = law.expected;
     const glm::dvec3 side = glm::length(drag) * glm::dvec3(0.0, 1.0, 0.0);
-    double time = 0.0;
-    for (int s = 1; time + dt <= seconds + 1e-6; ++s) {
+    double time = (end < 0.0 ? law.onsetTime : end) - seconds;
+    const double last = time + seconds;
+    for (int s = 1; time + dt <= last + 1e-6; ++s) {
         FlowSample sample;
         time += double(dt);
         sample.step = s;
@@ -436,6 +438,16 @@ TEST(FlowDiagnostics, DragCheckAveragesAFixedBallsDragOverItsShedding) {
         EXPECT_NEAR(c.relativeError, std::abs(1.0 - factor), 1e-3) << factor;
         EXPECT_NEAR(c.measured.y, 0.0, 1e-12);
         EXPECT_EQ(c.pass, std::abs(1.0 - factor) <= kDragTolerance) << factor;
+    }
+    // Before 100 diameters of stream have passed the ball (40 s here) the wake may still be
+    // forming: what is measured is shown, passing or not, and not judged.
+    EXPECT_NEAR(law.onsetTime, 40.0, 1e-4);  // the scene's float radius and speed
+    for (const double factor : {1.0, 1.37}) {
+        const ClosedFormCheck forming = DragSamples(law, factor, 11.0, 0.02f, false, 39.9).Check(law);
+        EXPECT_FALSE(forming.applies) << factor;
+        EXPECT_FALSE(forming.pass);
+        EXPECT_NE(forming.reason.find("the wake is forming"), std::string::npos) << forming.reason;
+        EXPECT_NEAR(forming.measured.x / law.expected.x, factor, 1e-3) << "what it measured so far";
     }
     // Held by the mouse within the window: not judged.
     EXPECT_NE(DragSamples(law, 1.0, 11.0, 0.02f, true).Check(law).reason.find("held"), std::string::npos);
