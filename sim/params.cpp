@@ -34,7 +34,7 @@ std::string SolverNames(std::string_view separator) {
 std::span<const ParamInfo<SimParams>> SimParamInfos() {
     using P = SimParams;
     using Panel = ParamInfo<P>::Panel;
-    static const std::array<ParamInfo<P>, 30> infos{{
+    static const std::array<ParamInfo<P>, 31> infos{{
         {"ambient_density", "Ambient density", "kg/m^3", &P::ambientDensity, 1.0f, 1.0e4f, true, true,
          "density rho0 of the fluid around the dye; baroclinic generation scales as 1/rho0", Panel::Fluid, 10.0f, 1.0e4f},
         {"gravity", "Gravity", "m/s^2", &P::gravity, -50.0f, 50.0f, true, false,
@@ -64,7 +64,7 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "cell size of the density grid for baroclinic generation, in vorton spacings h; too fine leaves holes "
          "between vortons where no gradient is seen"},
         {"smagorinsky", "Subgrid constant", "", &P::smagorinsky, 0.0f, 1.0f, true, false,
-         "C of the subgrid eddy viscosity (C h)^2 |w| (or the stretching rate, subgrid_stretching) added where "
+         "C of the subgrid eddy viscosity (C h)^2 |w| (or the rate subgrid_stretching or subgrid_high_pass picks) added where "
          "the flow is finer than the vorton spacing h can resolve; 0 turns it off"},
         {"subgrid_stretching", "Subgrid rate: stretching", "", &P::subgridStretching, 0.0f, 1.0f, true, false,
          "the subgrid viscosity's rate is the stretching rate |(w.grad)u|/|w| (the strain along w) instead of |w|: "
@@ -72,6 +72,11 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "1.8 nu over 5 s instead of 3.9 nu, and the ring moves 43 % faster at 20 s), but so is a vorton far "
          "stronger than its neighbours that the flow strains little (vortex_ring blew up at 90 s with it), and an "
          "unresolved wall layer (a ball thrown fast blew up): off in every scene", Panel::Solver},
+        {"subgrid_high_pass", "Subgrid rate: high-pass", "", &P::subgridHighPass, 0.0f, 1.0f, true, false,
+         "the subgrid viscosity's rate is the high-pass part of the vorticity, |w - w_box| with w_box its mean over "
+         "the 3x3x3 lattice points around the vorton, instead of |w|: small where the lattice resolves the flow "
+         "(a laminar vortex core), all of |w| for a vorton far stronger than its neighbours (Stolz, Schlatter & "
+         "Kleiser 2005); before subgrid_stretching", Panel::Solver},
         {"van_driest", "Subgrid wall damping A+", "", &P::vanDriest, 0.0f, 100.0f, true, false,
          "van Driest's A+ for damping the subgrid viscosity near a body's wall by (1 - exp(-y+/A+))^2, y+ = d "
          "sqrt(|w|/nu) at distance d from the surface: the bodies' boundary layers are laminar (26: the usual "

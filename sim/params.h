@@ -80,7 +80,7 @@ struct SimParams {
     float smagorinsky = 0.3f;                ///< C of the subgrid eddy viscosity ν_t = (C·h)²·rate; 0: off (live)
     /// The subgrid model's rate (live). Off, the default: |ω| over a lattice cell, so a
     /// resolved vortex core, turning as a solid body, diffuses at several times ν
-    /// (vortex_ring's core at 3.9 ν over 5 s). On: the stretching rate |(ω·∇)u|/|ω| = |S ω̂|
+    /// (vortex_ring's core with it at 3.9 ν over 5 s). On: the stretching rate |(ω·∇)u|/|ω| = |S ω̂|
     /// (S the strain-rate tensor; the rotation drops out of (ω·∇)u), the strain along the
     /// vorton's vorticity, which vanishes in a solid-body core and in a plane shear layer and
     /// is largest where stretching carries vorticity to the lattice's scale (the cascade
@@ -91,6 +91,12 @@ struct SimParams {
     /// its neighbours (|ω| 30 times the 99th percentile) that the flow strains little is not
     /// damped, where the |ω| rate damps it (docs/METHOD.md, PSE).
     bool subgridStretching = false;
+    /// The subgrid viscosity's rate is the high-pass part of the vorticity, |ω − ω̄| with ω̄
+    /// the box filter over the 3×3×3 lattice points around the vorton (HighPassVorticity;
+    /// Stolz, Schlatter & Kleiser 2005), instead of |ω|: small where the lattice resolves
+    /// the field (a laminar core), all of |ω| for a vorton far stronger than its neighbours.
+    /// Takes precedence over subgridStretching (live).
+    bool subgridHighPass = false;
     /// A⁺ of the van Driest damping of the subgrid viscosity at a body's wall:
     /// ν_t × (1 − exp(−y⁺/A⁺))², y⁺ = d·√(|ω|/ν) with d the distance to the
     /// nearest body's surface and |ω| the vorton's own as the wall's shear

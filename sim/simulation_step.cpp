@@ -337,11 +337,13 @@ std::string Simulation::StageDiffusion(StepContext& c) {
         // With subgrid_stretching the rate is |(ω·∇)u|/|ω| = |S ω̂| instead, from the
         // vorton's own ω and this step's stretching (the same for the transpose form,
         // (∇u)ᵀω = Sω too): zero where a core turns as a solid body.
-        const bool stretching = p.subgridStretching;
+        const bool highPass = p.subgridHighPass;
+        const bool stretching = p.subgridStretching && !highPass;
+        if (highPass) HighPassVorticity(m_vortons, m_lattice.origin, h, m_eddyViscosity);
         ParallelFor(nv, [&](std::size_t k) {
             // |ω| over a cell: the |ω| rate's, and the wall damping's shear.
-            const float w = !stretching || damp ? glm::length(CellVorticity(m_vortons, k, cell)) : 0.0f;
-            float rate = w;
+            const float w = (!stretching && !highPass) || damp ? glm::length(CellVorticity(m_vortons, k, cell)) : 0.0f;
+            float rate = highPass ? m_eddyViscosity[k] : w;
             if (stretching) {
                 const float wk = glm::length(m_vortons.vorticity[k]);
                 rate = wk > 0.0f ? glm::length(m_stretch0[k]) / wk : 0.0f;

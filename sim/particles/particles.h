@@ -48,6 +48,17 @@ struct Vortons {
 /// colour) reads this.
 glm::vec3 CellVorticity(const Vortons& vortons, std::size_t k, float cellVolume);
 
+/// The high-pass part of the vorticity at each vorton, |ω_c − ω̄_c| (1/s), into `rate`
+/// (length N): ω_c = Σα/h³ over the vortons nearest the same lattice point (origin + h·i),
+/// ω̄_c = Σα/(27h³) over the 3×3×3 points around it (a box filter of width 3h; a point with
+/// no vorton holds no vorticity). Where the lattice resolves the field, ω − ω̄ ≈ −(h²/3)∇²ω
+/// (a Gaussian core of rms a: 4/3·(h/a)² of ω at its centre); a vorton far stronger than
+/// its neighbours keeps 26/27 of its own. The rate of a high-pass filtered eddy viscosity
+/// (Stolz, Schlatter & Kleiser, Phys. Fluids 17, 065103, 2005), which leaves the resolved
+/// scales, a laminar core among them, to the viscosity. Deterministic: sums in the order of
+/// the points' keys, then of the vortons' indices.
+void HighPassVorticity(const Vortons& vortons, glm::vec3 origin, float h, std::span<float> rate);
+
 /// Passive tracers: moved by the flow, never feed back into it.
 struct Tracers {
     std::vector<glm::vec3> position;   ///< m
