@@ -150,8 +150,9 @@ ImpulseLaw ImpulseLawFor(const SceneSetup& setup) {
 //   and it relaxes toward Gaussian.
 // Measured on vortex_ring (10-step windows, its smagorinsky 0.3, 25-step averages): the ring
 // moves at 0.78, 0.83, 0.87 and 0.91 of Saffman's speed at 3k, 6k, 10k and 20k vortons,
-// converging with h as the first item says (with the |ω| subgrid rate vortex_ring has; with the
-// stretching rate it had in stop 108, 0.85–0.91 over its first 2 s at 10k, the dock's test). 20 % fails
+// converging with h as the first item says (with the |ω| subgrid rate vortex_ring had until stop
+// 110, which gave it the high-pass rate; with the stretching rate it had in stop 108, 0.85–0.91
+// over its first 2 s at 10k, the dock's test). 20 % fails
 // a lost factor of 2 (Γ, 4π) and passes the scene's resolution.
 const char* RingLawObstacle(const SceneSetup& setup) {
     int rings = 0;
