@@ -23,6 +23,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "sim/numerics/step_helpers.h"
 #include "sim/simulation.h"
 #include "sim/simulation_internals.h"
 #include "sim/solvers/biot_savart.h"
@@ -107,12 +108,6 @@ constexpr float kLongestSheetInterval = 0.2f;
 constexpr float kSlipReadReachSpacings = 4.0f;
 
 glm::dvec3 D(glm::vec3 v) { return glm::dvec3(v); }
-
-/// A cell's index packed into one key, 21 bits an axis (wraps beyond ±2²⁰ cells).
-std::uint64_t CellKey(glm::ivec3 c) {
-    return (std::uint64_t(std::uint32_t(c.x) & 0x1FFFFFu) << 42) | (std::uint64_t(std::uint32_t(c.y) & 0x1FFFFFu) << 21) |
-           std::uint64_t(std::uint32_t(c.z) & 0x1FFFFFu);
-}
 
 /// The sheet vortons (volume sheetVolume) from index `first` on within
 /// 2·`reach` (m) of one body's release sphere (centre, radius `release`, m),

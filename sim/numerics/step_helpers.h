@@ -15,6 +15,17 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+namespace vorton {
+
+/// A cell's (or lattice point's) integer index packed into one sortable key, 21 bits an
+/// axis (wraps beyond ±2²⁰ cells); z varies fastest in the keys' order.
+inline std::uint64_t CellKey(glm::ivec3 c) {
+    return (std::uint64_t(std::uint32_t(c.x) & 0x1FFFFFu) << 42) | (std::uint64_t(std::uint32_t(c.y) & 0x1FFFFFu) << 21) |
+           std::uint64_t(std::uint32_t(c.z) & 0x1FFFFFu);
+}
+
+}  // namespace vorton
+
 /// On x86-64 with GCC or Clang, builds a function twice, for AVX2 and for the
 /// baseline, and picks one when the program loads; elsewhere, once.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(VORTON_NO_TARGET_CLONES)

@@ -10,6 +10,8 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "sim/numerics/step_helpers.h"
+
 namespace vorton {
 
 void Vortons::Clear() {
@@ -73,16 +75,6 @@ glm::vec3 CellVorticity(const Vortons& vortons, std::size_t k, float cellVolume)
     return v < cellVolume ? vortons.vorticity[k] * (v / cellVolume) : vortons.vorticity[k];
 }
 
-namespace {
-
-/// A lattice point's index packed into one key, 21 bits an axis (wraps beyond ±2²⁰ points).
-std::uint64_t PointKey(glm::ivec3 c) {
-    return (std::uint64_t(std::uint32_t(c.x) & 0x1FFFFFu) << 42) | (std::uint64_t(std::uint32_t(c.y) & 0x1FFFFFu) << 21) |
-           std::uint64_t(std::uint32_t(c.z) & 0x1FFFFFu);
-}
-
-}  // namespace
-
 void HighPassVorticity(const Vortons& vortons, glm::vec3 origin, float h, std::span<float> rate) {
     const std::size_t n = vortons.Size();
     if (n == 0) return;
@@ -119,7 +111,7 @@ void HighPassVorticity(const Vortons& vortons, glm::vec3 origin, float h, std::s
         return;
     }
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order(n);
-    for (std::size_t k = 0; k < n; ++k) order[k] = {PointKey(point[k]), std::uint32_t(k)};
+    for (std::size_t k = 0; k < n; ++k) order[k] = {CellKey(point[k]), std::uint32_t(k)};
     std::sort(order.begin(), order.end());
     std::vector<std::uint64_t> keys;
     std::vector<glm::dvec3> alpha;
@@ -133,8 +125,8 @@ void HighPassVorticity(const Vortons& vortons, glm::vec3 origin, float h, std::s
         }
     }
     const auto sumAt = [&](glm::ivec3 c) {
-        const auto it = std::lower_bound(keys.begin(), keys.end(), PointKey(c));
-        return it != keys.end() && *it == PointKey(c) ? alpha[std::size_t(it - keys.begin())] : glm::dvec3(0.0);
+        const auto it = std::lower_bound(keys.begin(), keys.end(), CellKey(c));
+        return it != keys.end() && *it == CellKey(c) ? alpha[std::size_t(it - keys.begin())] : glm::dvec3(0.0);
     };
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 512), [&](const tbb::blocked_range<std::size_t>& r) {
         for (std::size_t k = r.begin(); k != r.end(); ++k) {
