@@ -76,7 +76,7 @@ std::span<const ParamInfo<SimParams>> SimParamInfos() {
          "the subgrid viscosity's rate is the high-pass part of the vorticity, |w - w_box| with w_box its mean over "
          "the 3x3x3 lattice points around the vorton, instead of |w|: small where the lattice resolves the flow "
          "(a laminar vortex core), all of |w| for a vorton far stronger than its neighbours (Stolz, Schlatter & "
-         "Kleiser 2005); before subgrid_stretching", Panel::Solver},
+         "Kleiser 2005); vortex_ring uses it; takes precedence over subgrid_stretching", Panel::Solver},
         {"van_driest", "Subgrid wall damping A+", "", &P::vanDriest, 0.0f, 100.0f, true, false,
          "van Driest's A+ for damping the subgrid viscosity near a body's wall by (1 - exp(-y+/A+))^2, y+ = d "
          "sqrt(|w|/nu) at distance d from the surface: the bodies' boundary layers are laminar (26: the usual "

@@ -336,7 +336,9 @@ std::string Simulation::StageDiffusion(StepContext& c) {
         m_eddyViscosity.resize(nv);
         // With subgrid_stretching the rate is |(ω·∇)u|/|ω| = |S ω̂| instead, from the
         // vorton's own ω and this step's stretching (the same for the transpose form,
-        // (∇u)ᵀω = Sω too): zero where a core turns as a solid body.
+        // (∇u)ᵀω = Sω too): zero where a core turns as a solid body. With subgrid_high_pass
+        // (which wins over it) the rate is |ω − ω̄|, ω̄ the box filter over the lattice points
+        // around the vorton (HighPassVorticity, written into m_eddyViscosity first).
         const bool highPass = p.subgridHighPass;
         const bool stretching = p.subgridStretching && !highPass;
         if (highPass) HighPassVorticity(m_vortons, m_lattice.origin, h, m_eddyViscosity);

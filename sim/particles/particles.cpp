@@ -78,6 +78,10 @@ glm::vec3 CellVorticity(const Vortons& vortons, std::size_t k, float cellVolume)
 void HighPassVorticity(const Vortons& vortons, glm::vec3 origin, float h, std::span<float> rate) {
     const std::size_t n = vortons.Size();
     if (n == 0) return;
+    if (!(h > 0.0f)) {  // no lattice to filter on: all of |ω| is the rate, as the |ω| model's
+        for (std::size_t k = 0; k < n; ++k) rate[k] = glm::length(vortons.vorticity[k]);
+        return;
+    }
     const double cell = double(h) * double(h) * double(h);
     std::vector<glm::ivec3> point(n);
     glm::ivec3 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());

@@ -56,7 +56,7 @@ glm::vec3 CellVorticity(const Vortons& vortons, std::size_t k, float cellVolume)
 /// its neighbours keeps 26/27 of its own. The rate of a high-pass filtered eddy viscosity
 /// (Stolz, Schlatter & Kleiser, Phys. Fluids 17, 065103, 2005), which leaves the resolved
 /// scales, a laminar core among them, to the viscosity. Deterministic: sums in the order of
-/// the points' keys, then of the vortons' indices.
+/// the points' keys, then of the vortons' indices. h ≤ 0 (no lattice): |ω_k| itself.
 void HighPassVorticity(const Vortons& vortons, glm::vec3 origin, float h, std::span<float> rate);
 
 /// Passive tracers: moved by the flow, never feed back into it.
